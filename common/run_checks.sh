@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# run_checks.sh TAG RUNSFILE... -- run the lines of each practical's `runs` file that start with TAG,
+# judge each by its verdict line and exit code, and close with "N passed, N failed, N skipped".
+#
+# A line of a runs file:   TAG [expect=PASS|FAIL] [out=FILE] [timeout=SECONDS] PROGRAM [ARGS...]
+#   TAG      check | bench | sanitize | profile | bad
+#   expect   the verdict the run must end with (default PASS). A run that ends with RESULT: SKIP and
+#            exit code 2 counts as skipped, whatever was expected (no GPU, a tool that is absent).
+#   out      a file of pinned output that the run must reproduce; lines naming the GPU are ignored.
+#   PROGRAM  a program of the practical (run as ./PROGRAM) or a command of the practical's own.
+# Lines tagged `bad` give a program bad input: it must print exactly one line, "RESULT: FAIL (bad
+# input: ...)", and exit 1, with or without a GPU. Lines tagged `sanitize` run under compute-sanitizer.
+#
+# Environment: LOG=FILE appends every run's full output to FILE; VERBOSE=1 shows it as it runs.
+set -u
+tag=${1:?usage: run_checks.sh TAG RUNSFILE...}
+shift
+
+passed=0 failed=0 skipped=0
+sanitizer=$(command -v compute-sanitizer || true)
+[ -z "$sanitizer" ] && [ -n "${CUDA_HOME:-}" ] && [ -x "$CUDA_HOME/bin/compute-sanitizer" ] && sanitizer=$CUDA_HOME/bin/compute-sanitizer
+[ -z "$sanitizer" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && sanitizer=/usr/local/cuda/bin/compute-sanitizer
+
+report() { # status name detail
+  printf '%-5s %s%s\n' "$1" "$2" "${3:+  ($3)}"
+  case $1 in
+  PASS) passed=$((passed + 1)) ;;
+  FAIL) failed=$((failed + 1)) ;;
+  SKIP) skipped=$((skipped + 1)) ;;
+  esac
+}
+
+show_tail() { sed -e 's/^/      | /' | tail -n "${1:-15}"; }
+
+code_of() { case $1 in PASS) echo 0 ;; FAIL) echo 1 ;; SKIP) echo 2 ;; *) echo '?' ;; esac; }
+
+for runs in "$@"; do
+  [ -f "$runs" ] || continue
+  dir=$(dirname "$runs")
+  prac=$(basename "$(cd "$dir" && pwd)")
+  while read -r first rest; do
+    [ "$first" = "$tag" ] || continue
+    expect=PASS out='' limit=900 tool=memcheck
+    read -r -a words <<<"$rest"
+    while [ ${#words[@]} -gt 0 ]; do
+      case ${words[0]} in
+      expect=*) expect=${words[0]#expect=} ;;
+      out=*) out=${words[0]#out=} ;;
+      timeout=*) limit=${words[0]#timeout=} ;;
+      tool=*) tool=${words[0]#tool=} ;;
+      *) break ;;
+      esac
+      words=("${words[@]:1}")
+    done
+    [ ${#words[@]} -gt 0 ] || continue
+    name="$prac/${words[*]}"
+    prog=${words[0]}
+    [ -x "$dir/$prog" ] && [ "${prog#./}" = "$prog" ] && words[0]=./$prog
+    if [ "$tag" = sanitize ]; then
+      if [ -z "$sanitizer" ]; then
+        report SKIP "$name" "compute-sanitizer not found"
+        continue
+      fi
+      words=("$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 20 "${words[@]}")
+      name="$name  [compute-sanitizer --tool $tool]"
+    fi
+
+    output=$(cd "$dir" && timeout "$limit" "${words[@]}" 2>&1 </dev/null)
+    rc=$?
+    [ -n "${LOG:-}" ] && printf '=== %s %s (exit %d)\n%s\n' "$tag" "$name" "$rc" "$output" >>"$LOG"
+    [ "${VERBOSE:-0}" = 1 ] && printf '%s\n' "$output" | sed -e 's/^/      | /'
+    [ "$tag" = bench ] && printf '%s\n' "$output" | grep '^BENCH ' | sed -e 's/^/      /'
+
+    verdict_line=$(printf '%s\n' "$output" | grep '^RESULT: ' | tail -n 1)
+    verdict=$(printf '%s\n' "$verdict_line" | sed -n 's/^RESULT: \(PASS\|FAIL\|SKIP\).*/\1/p')
+    why=$(printf '%s\n' "$verdict_line" | sed -n 's/^RESULT: [A-Z]* *(\(.*\))$/\1/p')
+
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+      report FAIL "$name" "no verdict within ${limit} s"
+      continue
+    fi
+    if [ -z "$verdict" ]; then
+      report FAIL "$name" "no RESULT line, exit code $rc"
+      printf '%s\n' "$output" | show_tail
+      continue
+    fi
+    if [ "$(code_of "$verdict")" != "$rc" ]; then
+      report FAIL "$name" "verdict $verdict but exit code $rc"
+      printf '%s\n' "$output" | show_tail
+      continue
+    fi
+    if [ "$tag" = bad ]; then
+      nlines=$(printf '%s\n' "$output" | wc -l)
+      if [ "$rc" = 1 ] && [ "$nlines" = 1 ] && [[ $verdict_line == "RESULT: FAIL (bad input: "* ]]; then
+        report PASS "$name" "rejected: ${why#bad input: }"
+      else
+        report FAIL "$name" "bad input must give one line 'RESULT: FAIL (bad input: ...)' and exit 1; got exit $rc, $nlines lines"
+        printf '%s\n' "$output" | show_tail
+      fi
+      continue
+    fi
+    if [ "$verdict" = SKIP ]; then
+      report SKIP "$name" "$why"
+      continue
+    fi
+    if [ "$verdict" != "$expect" ]; then
+      report FAIL "$name" "expected $expect, got $verdict${why:+: $why}"
+      printf '%s\n' "$output" | show_tail
+      continue
+    fi
+    if [ -n "$out" ]; then
+      if ! diffs=$(diff <(printf '%s\n' "$output" | grep -v '^GPU Device ') <(grep -v '^GPU Device ' "$dir/$out")); then
+        report FAIL "$name" "output differs from $out"
+        printf '%s\n' "$diffs" | show_tail 30
+        continue
+      fi
+    fi
+    if [ "$expect" = PASS ]; then
+      report PASS "$name" "${out:+output matches $out}"
+    else
+      report PASS "$name" "fails as it should: $why"
+    fi
+  done <"$runs"
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]

@@ -1,0 +1,247 @@
+/*
+ * test_common.c -- CPU tests of common/: the gold comparison, argument parsing and the median.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "test.h"
+#include "timing.h"
+
+/* ---- gold_check.h ---- */
+
+TEST(compare_identical_passes) {
+  float a[5] = {1.0f, -2.5f, 0.0f, 3e-30f, 7.0f};
+  gold_stats s;
+  CHECK(compare_float(a, a, 5, 0.0, 0.0, &s) == 0);
+  CHECK(s.nbad == 0 && s.first_bad == -1 && s.max_abs_err == 0.0 && s.rms_err == 0.0);
+}
+
+TEST(compare_tolerance_edges) {
+  /* |gpu - gold| <= atol + rtol * |gold|; values chosen so that the edges are exact in binary:
+   * exactly on the edge passes, one ulp past it fails */
+  double gold[3] = {1.0, 100.0, -4.0};
+  double on_edge[3] = {1.75, 125.5, -5.5}; /* atol 0.5 + rtol 0.25 * |gold| = 0.75, 25.5, 1.5 */
+  double past_edge[3] = {nextafter(1.75, 2.0), nextafter(125.5, 200.0), nextafter(-5.5, -6.0)};
+  gold_stats s;
+  CHECK(compare_double(on_edge, gold, 3, 0.5, 0.25, &s) == 0);
+  CHECK(compare_double(past_edge, gold, 3, 0.5, 0.25, &s) == 3);
+  CHECK(s.first_bad == 0);
+}
+
+TEST(compare_exact_means_bitwise) {
+  float gold[2] = {1.0f, 2.0f};
+  float gpu[2] = {1.0f, nextafterf(2.0f, 3.0f)}; /* one ulp off */
+  gold_stats s;
+  CHECK(compare_float(gpu, gold, 2, 0.0, 0.0, &s) == 1);
+  CHECK(s.first_bad == 1);
+  CHECK(s.first_bad_gpu == (double)nextafterf(2.0f, 3.0f) && s.first_bad_gold == 2.0);
+}
+
+TEST(compare_nan_always_fails) {
+  float gold[3] = {1.0f, 2.0f, 3.0f};
+  float gpu[3] = {1.0f, NAN, 3.0f};
+  gold_stats s;
+  CHECK(compare_float(gpu, gold, 3, 1e30, 1e30, &s) == 1); /* no tolerance lets a NaN through */
+  CHECK(s.nnonfinite == 1 && s.first_bad == 1);
+  float both_nan[1] = {NAN};
+  CHECK(compare_float(both_nan, both_nan, 1, 1.0, 1.0, &s) == 1); /* not even NaN against NaN */
+}
+
+TEST(compare_inf_always_fails) {
+  float gold[2] = {INFINITY, 1.0f};
+  float gpu[2] = {INFINITY, -INFINITY};
+  gold_stats s;
+  CHECK(compare_float(gpu, gold, 2, 1e30, 1e30, &s) == 2);
+  CHECK(s.nnonfinite == 2);
+}
+
+TEST(compare_negative_zero_equals_zero) {
+  float gold[2] = {0.0f, -0.0f};
+  float gpu[2] = {-0.0f, 0.0f};
+  gold_stats s;
+  CHECK(compare_float(gpu, gold, 2, 0.0, 0.0, &s) == 0);
+}
+
+TEST(compare_first_bad_index_and_counts) {
+  int gold[6] = {0, 1, 2, 3, 4, 5};
+  int gpu[6] = {0, 1, 9, 3, 8, 5};
+  gold_stats s;
+  CHECK(compare_int(gpu, gold, 6, &s) == 2);
+  CHECK(s.first_bad == 2 && s.first_bad_gpu == 9.0 && s.first_bad_gold == 2.0);
+  CHECK(s.max_abs_err == 7.0);
+  CHECK_NEAR(s.rms_err, sqrt((49.0 + 16.0) / 6.0), 1e-12);
+}
+
+TEST(compare_rel_err_skips_zero_gold) {
+  double gold[2] = {0.0, 2.0};
+  double gpu[2] = {1e-9, 2.2};
+  gold_stats s;
+  compare_double(gpu, gold, 2, 1.0, 0.0, &s);
+  CHECK_NEAR(s.max_rel_err, 0.1, 1e-12);
+  CHECK_NEAR(s.max_abs_err, 0.2, 1e-12);
+}
+
+TEST(compare_float_against_double_gold) {
+  double gold[2] = {1.0 / 3.0, 2.0 / 3.0};
+  float gpu[2] = {1.0f / 3.0f, 2.0f / 3.0f};
+  gold_stats s;
+  CHECK(compare_float_double(gpu, gold, 2, 0.0, 1e-7, &s) == 0);  /* float rounding: < 6e-8 relative */
+  CHECK(compare_float_double(gpu, gold, 2, 0.0, 1e-9, &s) == 2);  /* but not to double precision */
+}
+
+TEST(compare_uchar_exact) {
+  unsigned char gold[4] = {0, 255, 17, 128};
+  unsigned char gpu[4] = {0, 255, 17, 127};
+  gold_stats s;
+  CHECK(compare_uchar(gpu, gold, 4, &s) == 1 && s.first_bad == 3);
+}
+
+TEST(compare_scalar_and_empty) {
+  gold_stats s;
+  CHECK(compare_scalar(0.4179, 0.4180, 0.0, 1e-3, &s) == 0);
+  CHECK(compare_scalar(0.4179, 0.4180, 0.0, 1e-5, &s) == 1);
+  CHECK(compare_scalar(NAN, 0.4180, 1.0, 1.0, &s) == 1);
+  compare_float(NULL, NULL, 0, 0.0, 0.0, &s);
+  CHECK(s.n == 0 && s.nbad == 0);
+}
+
+TEST(verdict_codes) {
+  /* the exit codes make check relies on; the verdict lines themselves are sent to /dev/null */
+  gold_stats s;
+  float a[1] = {1.0f}, b[1] = {2.0f};
+  int rc[4];
+  fflush(stdout);
+  FILE *saved = stdout;
+  stdout = fopen("/dev/null", "w");
+  compare_float(a, a, 1, 0.0, 0.0, &s);
+  rc[0] = gold_verdict(&s, "t");
+  compare_float(a, b, 1, 0.0, 0.0, &s);
+  rc[1] = gold_verdict(&s, "t");
+  compare_float(NULL, NULL, 0, 0.0, 0.0, &s);
+  rc[2] = gold_verdict(&s, "t");
+  rc[3] = result_skip("no GPU");
+  fclose(stdout);
+  stdout = saved;
+  CHECK(rc[0] == 0);
+  CHECK(rc[1] == 1);
+  CHECK(rc[2] == 1); /* comparing nothing is not a pass */
+  CHECK(rc[3] == 2);
+}
+
+/* ---- args.h ---- */
+
+static int parse(int argc, const char **argv, const arg_spec *specs, int n, char *msg) {
+  return args_parse(argc, (char **)argv, specs, n, msg, ARG_MSG_LEN);
+}
+
+TEST(args_defaults_and_values) {
+  int n = 7, flag = 0;
+  long long big = 1;
+  double x = 0.5;
+  arg_spec o[] = {{"n", ARG_INT, &n, 1, 100, ""},
+                  {"big", ARG_LONG, &big, 1, 1e15, ""},
+                  {"x", ARG_DOUBLE, &x, -1, 1, ""},
+                  {"v", ARG_FLAG, &flag, 0, 1, ""}};
+  char msg[ARG_MSG_LEN];
+  const char *none[] = {"prog"};
+  CHECK(parse(1, none, o, 4, msg) == ARGS_OK && n == 7 && big == 1 && x == 0.5 && flag == 0);
+  const char *all[] = {"prog", "-n=100", "--big=123456789012", "-x=-0.25", "-v", "-device=3"};
+  CHECK(parse(6, all, o, 4, msg) == ARGS_OK);
+  CHECK(n == 100 && big == 123456789012LL && x == -0.25 && flag == 1);
+  CHECK(args_device(6, (char **)all) == 3);
+  const char *flag0[] = {"prog", "-v=0"};
+  CHECK(parse(2, flag0, o, 4, msg) == ARGS_OK && flag == 0);
+}
+
+TEST(args_rejects_garbage) {
+  int n = 7;
+  double x = 0.0;
+  arg_spec o[] = {{"n", ARG_INT, &n, 1, 100, ""}, {"x", ARG_DOUBLE, &x, -1, 1, ""}};
+  char msg[ARG_MSG_LEN];
+  const char *cases[][2] = {
+      {"prog", "-n=abc"}, {"prog", "-n=12x"}, {"prog", "-n="},     {"prog", "-n"},        {"prog", "-n=1.5"},
+      {"prog", "-x=nan"}, {"prog", "-x=inf"}, {"prog", "-x=0.5q"}, {"prog", "-m=3"},      {"prog", "n=3"},
+      {"prog", "-"},      {"prog", "-nn=3"},  {"prog", "-device"}, {"prog", "-device=x"}, {"prog", "-n= 5"},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    int rc = parse(2, cases[c], o, 2, msg);
+    if (rc != ARGS_BAD) printf("    accepted %s\n", cases[c][1]);
+    CHECK(rc == ARGS_BAD);
+    CHECK(strchr(msg, '\n') == NULL && strlen(msg) > 0); /* one line, and it says something */
+  }
+  CHECK(n == 7); /* nothing bad was stored */
+}
+
+TEST(args_rejects_negative_and_out_of_range) {
+  int n = 7;
+  arg_spec o[] = {{"n", ARG_INT, &n, 1, 1024, ""}};
+  char msg[ARG_MSG_LEN];
+  const char *neg[] = {"prog", "-n=-5"}, *zero[] = {"prog", "-n=0"}, *over[] = {"prog", "-n=1025"};
+  CHECK(parse(2, neg, o, 1, msg) == ARGS_BAD && strstr(msg, "out of range") != NULL);
+  CHECK(parse(2, zero, o, 1, msg) == ARGS_BAD);
+  CHECK(parse(2, over, o, 1, msg) == ARGS_BAD);
+  const char *edge[] = {"prog", "-n=1024"};
+  CHECK(parse(2, edge, o, 1, msg) == ARGS_OK && n == 1024);
+}
+
+TEST(args_rejects_overflow) {
+  int n = 7;
+  long long big = 0;
+  arg_spec o[] = {{"n", ARG_INT, &n, 1, 2147483647, ""}, {"big", ARG_LONG, &big, 0, 9e18, ""}};
+  char msg[ARG_MSG_LEN];
+  const char *c1[] = {"prog", "-n=2147483648"}, *c2[] = {"prog", "-n=99999999999999999999"},
+             *c3[] = {"prog", "-big=99999999999999999999"}, *c4[] = {"prog", "-n=-2147483649"};
+  CHECK(parse(2, c1, o, 2, msg) == ARGS_BAD);
+  CHECK(parse(2, c2, o, 2, msg) == ARGS_BAD && strstr(msg, "too large") != NULL);
+  CHECK(parse(2, c3, o, 2, msg) == ARGS_BAD);
+  CHECK(parse(2, c4, o, 2, msg) == ARGS_BAD);
+  CHECK(n == 7 && big == 0);
+}
+
+TEST(args_help) {
+  int n = 7;
+  arg_spec o[] = {{"n", ARG_INT, &n, 1, 100, ""}};
+  char msg[ARG_MSG_LEN];
+  const char *h1[] = {"prog", "-help"}, *h2[] = {"prog", "-h"}, *h3[] = {"prog", "--help"};
+  CHECK(parse(2, h1, o, 1, msg) == ARGS_HELP);
+  CHECK(parse(2, h2, o, 1, msg) == ARGS_HELP);
+  CHECK(parse(2, h3, o, 1, msg) == ARGS_HELP);
+}
+
+/* ---- timing.h (host part) ---- */
+
+TEST(median) {
+  float odd[5] = {5, 1, 4, 2, 3}, even[4] = {4, 1, 3, 2}, one[1] = {7};
+  CHECK(median_float(odd, 5) == 3.0f);
+  CHECK(median_float(even, 4) == 2.5f);
+  CHECK(median_float(one, 1) == 7.0f);
+  float outlier[5] = {1.0f, 1.1f, 0.9f, 100.0f, 1.0f}; /* one slow run does not move the median */
+  CHECK(median_float(outlier, 5) == 1.0f);
+}
+
+int main(void) {
+  RUN(compare_identical_passes);
+  RUN(compare_tolerance_edges);
+  RUN(compare_exact_means_bitwise);
+  RUN(compare_nan_always_fails);
+  RUN(compare_inf_always_fails);
+  RUN(compare_negative_zero_equals_zero);
+  RUN(compare_first_bad_index_and_counts);
+  RUN(compare_rel_err_skips_zero_gold);
+  RUN(compare_float_against_double_gold);
+  RUN(compare_uchar_exact);
+  RUN(compare_scalar_and_empty);
+  RUN(verdict_codes);
+  RUN(args_defaults_and_values);
+  RUN(args_rejects_garbage);
+  RUN(args_rejects_negative_and_out_of_range);
+  RUN(args_rejects_overflow);
+  RUN(args_help);
+  RUN(median);
+  return test_summary();
+}
