@@ -74,6 +74,7 @@ static inline int args_parse_double(const char *s, double *out) {
 static inline int args_set(const arg_spec *spec, const char *arg, const char *val, char *msg, size_t len) {
   long long iv = 0;
   double dv = 0.0;
+  int parsed;
   switch (spec->type) {
   case ARG_FLAG:
     if (val == NULL) {
@@ -92,7 +93,7 @@ static inline int args_set(const arg_spec *spec, const char *arg, const char *va
       snprintf(msg, len, "%s needs a value: -%s=N", arg, spec->name);
       return ARGS_BAD;
     }
-    int parsed = args_parse_ll(val, &iv);
+    parsed = args_parse_ll(val, &iv);
     if (parsed == 0) {
       snprintf(msg, len, "%s is not a whole number", arg);
       return ARGS_BAD;
