@@ -37,8 +37,8 @@ typedef enum {
 typedef struct {
   const char *name; /* without the dash: "nblocks" matches -nblocks=... */
   arg_type type;
-  void *value;      /* holds the default on entry */
-  double min, max;  /* inclusive range for ARG_INT, ARG_LONG and ARG_DOUBLE */
+  void *value;     /* holds the default on entry */
+  double min, max; /* inclusive range for ARG_INT, ARG_LONG and ARG_DOUBLE */
   const char *help;
 } arg_spec;
 
@@ -197,8 +197,7 @@ static inline void args_usage(const char *prog, const arg_spec *specs, int nspec
       printf("  -%s=N\t%s (default %d, %.0f to %.0f)\n", o->name, o->help, *(int *)o->value, o->min, o->max);
       break;
     case ARG_LONG:
-      printf("  -%s=N\t%s (default %lld, %.0f to %.0f)\n", o->name, o->help, *(long long *)o->value, o->min,
-             o->max);
+      printf("  -%s=N\t%s (default %lld, %.0f to %.0f)\n", o->name, o->help, *(long long *)o->value, o->min, o->max);
       break;
     case ARG_DOUBLE:
       printf("  -%s=X\t%s (default %g, %g to %g)\n", o->name, o->help, *(double *)o->value, o->min, o->max);

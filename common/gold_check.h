@@ -129,8 +129,8 @@ static inline size_t compare_scalar(double gpu, double gold, double atol, double
 
 /* A summary line, and the first disagreement if there is one. */
 static inline void gold_report(const char *what, const gold_stats *s) {
-  printf("%s: %zu values, max abs err = %.3e, max rel err = %.3e, %zu outside tolerance (atol=%.1e, rtol=%.1e)\n",
-         what, s->n, s->max_abs_err, s->max_rel_err, s->nbad, s->atol, s->rtol);
+  printf("%s: %zu values, max abs err = %.3e, max rel err = %.3e, %zu outside tolerance (atol=%.1e, rtol=%.1e)\n", what,
+         s->n, s->max_abs_err, s->max_rel_err, s->nbad, s->atol, s->rtol);
   if (s->nnonfinite) printf("%s: %zu values are NaN or Inf\n", what, s->nnonfinite);
   if (s->first_bad >= 0)
     printf("%s: first bad index %lld: gpu = %.9g, gold = %.9g\n", what, s->first_bad, s->first_bad_gpu,
@@ -170,8 +170,7 @@ static inline int result_skip(const char *fmt, ...) {
 static inline int gold_verdict(const gold_stats *s, const char *what) {
   if (s->nbad == 0 && s->n > 0) return result_pass();
   if (s->n == 0) return result_fail("%s: nothing was compared", what);
-  return result_fail("%s: %zu of %zu values outside tolerance, first at index %lld", what, s->nbad, s->n,
-                     s->first_bad);
+  return result_fail("%s: %zu of %zu values outside tolerance, first at index %lld", what, s->nbad, s->n, s->first_bad);
 }
 
 #endif /* GOLD_CHECK_H */

@@ -169,8 +169,8 @@ static inline int findCudaDevice(int argc, char **argv) {
   cudaDeviceProp prop;
   checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
   if (prop.major * 10 + prop.minor < 75) {
-    printf("RESULT: SKIP (GPU %d \"%s\" has compute capability %d.%d; CUDA 13 needs 7.5 or newer)\n", dev,
-           prop.name, prop.major, prop.minor);
+    printf("RESULT: SKIP (GPU %d \"%s\" has compute capability %d.%d; CUDA 13 needs 7.5 or newer)\n", dev, prop.name,
+           prop.major, prop.minor);
     exit(2);
   }
   printf("GPU Device %d: \"%s\" with compute capability %d.%d, %d SMs, %.1f GiB\n", dev, prop.name, prop.major,

@@ -95,8 +95,8 @@ static inline double copy_GBps(size_t bytes, int reps) {
 
 /* One greppable line per measurement: BENCH prac=.. prog=.. n=.. reps=.. ms=.. GBps=.. pct_copy=.. [extra]
  * bytes < 0 leaves out GBps and pct_copy (for compute-bound work); extra is NULL or "key=value ...". */
-static inline void print_bench(const char *prac, const char *prog, const char *size, int reps, double ms,
-                               double bytes, double copy, const char *extra) {
+static inline void print_bench(const char *prac, const char *prog, const char *size, int reps, double ms, double bytes,
+                               double copy, const char *extra) {
   printf("BENCH prac=%s prog=%s n=%s reps=%d ms=%.4f", prac, prog, size, reps, ms);
   if (bytes >= 0) {
     double GBps = bytes / (ms * 1e-3) / 1e9;

@@ -15,37 +15,37 @@
 
 static int test_passed, test_failed, test_current_failed;
 
-#define CHECK(cond)                                                        \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      printf("    %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);  \
-      test_current_failed = 1;                                             \
-    }                                                                      \
+#define CHECK(cond)                                                       \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      printf("    %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      test_current_failed = 1;                                            \
+    }                                                                     \
   } while (0)
 
-#define CHECK_NEAR(a, b, tol)                                                                       \
-  do {                                                                                              \
-    double test_a_ = (a), test_b_ = (b);                                                           \
-    if (!(fabs(test_a_ - test_b_) <= (tol))) {                                                     \
-      printf("    %s:%d: %s = %.17g, expected %s = %.17g (tolerance %g)\n", __FILE__, __LINE__, #a,  \
-             test_a_, #b, test_b_, (double)(tol));                                                 \
-      test_current_failed = 1;                                                                      \
-    }                                                                                               \
+#define CHECK_NEAR(a, b, tol)                                                                                    \
+  do {                                                                                                           \
+    double test_a_ = (a), test_b_ = (b);                                                                         \
+    if (!(fabs(test_a_ - test_b_) <= (tol))) {                                                                   \
+      printf("    %s:%d: %s = %.17g, expected %s = %.17g (tolerance %g)\n", __FILE__, __LINE__, #a, test_a_, #b, \
+             test_b_, (double)(tol));                                                                            \
+      test_current_failed = 1;                                                                                   \
+    }                                                                                                            \
   } while (0)
 
 #define TEST(name) static void name(void)
 
-#define RUN(name)                                      \
-  do {                                                 \
-    test_current_failed = 0;                           \
-    name();                                            \
-    if (test_current_failed) {                         \
-      test_failed++;                                   \
-      printf("FAIL  %s\n", #name);                     \
-    } else {                                           \
-      test_passed++;                                   \
-      printf("PASS  %s\n", #name);                     \
-    }                                                  \
+#define RUN(name)                  \
+  do {                             \
+    test_current_failed = 0;       \
+    name();                        \
+    if (test_current_failed) {     \
+      test_failed++;               \
+      printf("FAIL  %s\n", #name); \
+    } else {                       \
+      test_passed++;               \
+      printf("PASS  %s\n", #name); \
+    }                              \
   } while (0)
 
 static inline int test_summary(void) {

@@ -90,8 +90,8 @@ TEST(compare_float_against_double_gold) {
   double gold[2] = {1.0 / 3.0, 2.0 / 3.0};
   float gpu[2] = {1.0f / 3.0f, 2.0f / 3.0f};
   gold_stats s;
-  CHECK(compare_float_double(gpu, gold, 2, 0.0, 1e-7, &s) == 0);  /* float rounding: < 6e-8 relative */
-  CHECK(compare_float_double(gpu, gold, 2, 0.0, 1e-9, &s) == 2);  /* but not to double precision */
+  CHECK(compare_float_double(gpu, gold, 2, 0.0, 1e-7, &s) == 0); /* float rounding: < 6e-8 relative */
+  CHECK(compare_float_double(gpu, gold, 2, 0.0, 1e-9, &s) == 2); /* but not to double precision */
 }
 
 TEST(compare_uchar_exact) {
