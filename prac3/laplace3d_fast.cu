@@ -1,0 +1,311 @@
+/*
+ * laplace3d_fast.cu -- practical 3, the end of step 7: a Jacobi sweep at the memory-bandwidth limit.
+ *
+ * Each iteration must read every point once and write it once: 8 bytes a point. GPU_laplace3d and
+ * GPU_laplace3d_new read six neighbours a point and rely on the caches to keep that near 8 bytes; this
+ * kernel arranges the reuse itself, in three ways:
+ *   1. k in registers: each thread marches up a column in k, holding planes k-1, k and k+1 of its
+ *      points in registers, so each value is loaded once for all three planes that need it; and it
+ *      issues the load of plane k+2 before working on plane k, so the next load is already in flight.
+ *   2. i from the neighbouring lane: a thread owns 4 consecutive points of a row (one float4); the
+ *      values at i-1 and i+4 are in lanes l-1 and l+1, and a warp shuffle passes them over. Only the
+ *      lanes at the ends of the warp load one extra float.
+ *   3. 16-byte accesses: rows are padded to a multiple of 32 floats (128 bytes) so that every float4
+ *      load and store is aligned; a warp moves 512 contiguous bytes with one instruction.
+ * The j-1 and j+1 rows are other warps' rows, read a moment earlier: they come from L1 or L2, not
+ * from device memory. Blocks split the k range into chunks of KCHUNK planes, for enough blocks to fill
+ * the GPU; a chunk re-reads two planes, a few per cent of its traffic.
+ *
+ * The result must equal Gold_laplace3d exactly (same additions in the same order): rms error = 0.000000.
+ * -sweep times BLOCK_Y x KCHUNK; -bench prints the BENCH line.
+ *   nvcc -O3 -arch=sm_90 -I../common laplace3d_fast.cu laplace3d_gold.c -o laplace3d_fast
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "timing.h"
+
+// the block: one warp across (32 lanes x 4 floats = 128 points of a row), BLOCK_Y rows
+#ifndef BLOCK_Y
+#define BLOCK_Y 8 // 256 threads a block
+#endif
+#ifndef KCHUNK
+#define KCHUNK 64 // planes a block marches through: 512^3 gives 4 x 64 x 8 = 2048 blocks
+#endif
+
+// the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
+#define MAX_POINTS (1LL << 35)
+
+// one point: Dirichlet boundaries (and the padding past NX) copied, else the course's average, the
+// additions in Gold_laplace3d's order (i-1, i+1, j-1, j+1, k-1, k+1) for a bit-for-bit match
+__device__ __forceinline__ float jacobi_point(int i, int NX, float c, float w, float e, float s, float n, float b,
+                                              float a) {
+  const float sixth = 1.0f / 6.0f;
+  return (i == 0 || i >= NX - 1) ? c : (w + e + s + n + b + a) * sixth;
+}
+
+__device__ __forceinline__ float4 load4(const float *__restrict__ p, size_t ind) {
+  return __ldg(reinterpret_cast<const float4 *>(p + ind)); // ind is a multiple of 4: 16-byte aligned
+}
+
+// lane l owns points i0 = 4l .. 4l+3 of a row segment; one warp a row, marching k through one chunk
+__global__ void GPU_laplace3d_fast(int NX, int NY, int NZ, int pitch, int kchunk, const float *__restrict__ d_u1,
+                                   float *__restrict__ d_u2) {
+  const unsigned FULL = 0xffffffffu;
+  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  int lane = threadIdx.x; // blockDim.x is 32
+  int i0 = 4 * (blockIdx.x * 32 + lane);
+  int j = threadIdx.y + blockIdx.y * blockDim.y;
+  if (j >= NY) return; // j is the same across the warp, so every shuffle below still has all 32 lanes
+
+  int kbeg = blockIdx.z * kchunk;
+  int kend = min(kbeg + kchunk, NZ);
+  bool live = i0 < pitch; // lanes past the (padded) row have nothing to load
+  bool edge_row = (j == 0 || j == NY - 1);
+  size_t JOFF = (size_t)pitch, KOFF = (size_t)pitch * NY;
+  size_t ind = (size_t)i0 + (size_t)j * JOFF + (size_t)kbeg * KOFF;
+
+  // trick 1: planes k-1, k, k+1 of this thread's four points, in registers
+  float4 below = (live && kbeg > 0) ? load4(d_u1, ind - KOFF) : zero;
+  float4 centre = live ? load4(d_u1, ind) : zero;
+  float4 above = (live && kbeg + 1 < NZ) ? load4(d_u1, ind + KOFF) : zero;
+
+  for (int k = kbeg; k < kend; k++, ind += KOFF) {
+    // plane k+2, needed in the next step: issued now, so that it arrives while this plane is worked on
+    float4 next = (live && k + 1 < kend && k + 2 < NZ) ? load4(d_u1, ind + 2 * KOFF) : zero;
+
+    // trick 2: i-1 of the first point and i+1 of the last come from the neighbouring lanes
+    float west = __shfl_up_sync(FULL, centre.w, 1);
+    float east = __shfl_down_sync(FULL, centre.x, 1);
+
+    float4 r = centre; // boundary rows and planes are copied
+    if (!edge_row && k > 0 && k < NZ - 1) {
+      if (lane == 0 && i0 > 0) west = d_u1[ind - 1];         // the end lanes read across the warp's edge
+      if (lane == 31 && i0 + 4 < pitch) east = d_u1[ind + 4];
+      float4 south = live ? load4(d_u1, ind - JOFF) : zero; // rows j-1, j+1: other warps' rows, from cache
+      float4 north = live ? load4(d_u1, ind + JOFF) : zero;
+      r.x = jacobi_point(i0, NX, centre.x, west, centre.y, south.x, north.x, below.x, above.x);
+      r.y = jacobi_point(i0 + 1, NX, centre.y, centre.x, centre.z, south.y, north.y, below.y, above.y);
+      r.z = jacobi_point(i0 + 2, NX, centre.z, centre.y, centre.w, south.z, north.z, below.z, above.z);
+      r.w = jacobi_point(i0 + 3, NX, centre.w, centre.z, east, south.w, north.w, below.w, above.w);
+    }
+
+    // trick 3: one 16-byte store; at the end of a row only the points inside the grid are written
+    if (i0 + 3 < NX) {
+      *reinterpret_cast<float4 *>(d_u2 + ind) = r;
+    } else if (i0 < NX) {
+      d_u2[ind] = r.x;
+      if (i0 + 1 < NX) d_u2[ind + 1] = r.y;
+      if (i0 + 2 < NX) d_u2[ind + 2] = r.z;
+    }
+
+    below = centre;
+    centre = above;
+    above = next;
+  }
+}
+
+extern "C" void Gold_laplace3d(int NX, int NY, int NZ, const float *u1, float *u2);
+
+// everything one launch needs, for the timing helpers
+typedef struct {
+  int NX, NY, NZ, pitch, kchunk;
+  dim3 grid, block;
+  const float *d_u1;
+  float *d_u2;
+} laplace_launch;
+
+static void launch_laplace3d_fast(void *p) {
+  laplace_launch *a = (laplace_launch *)p;
+  GPU_laplace3d_fast<<<a->grid, a->block>>>(a->NX, a->NY, a->NZ, a->pitch, a->kchunk, a->d_u1, a->d_u2);
+  getLastCudaError("GPU_laplace3d_fast execution failed");
+}
+
+static void set_block(laplace_launch *a, int by, int kchunk) {
+  a->kchunk = kchunk;
+  a->block = dim3(32, by);
+  // a warp covers 128 floats of a row: pitch / 128 warps across, rounded up; kchunk planes a block in k
+  a->grid = dim3((a->pitch / 4 + 31) / 32, (a->NY + by - 1) / by, (a->NZ + kchunk - 1) / kchunk);
+}
+
+// time every BLOCK_Y x KCHUNK in a table; returns the fastest in *by, *kchunk
+static void sweep_blocks(laplace_launch *a, double bytes, double copy, int reps, int *by, int *kchunk) {
+  static const int ys[] = {1, 2, 4, 8, 16, 32}, ks[] = {8, 16, 32, 64, 128, 256, 65535};
+  float best = 0.0f;
+  printf("block sweep, GPU_laplace3d_fast (one iteration, median of %d):\n", reps);
+  printf("  %-9s %7s %10s %9s %7s\n", "block", "kchunk", "ms", "GB/s", "%copy");
+  for (int y = 0; y < 6; y++) {
+    for (int c = 0; c < 7; c++) {
+      int kc = ks[c] < a->NZ ? ks[c] : a->NZ; // the last entry: one chunk, the whole column
+      if (c > 0 && ks[c - 1] >= a->NZ) break;
+      set_block(a, ys[y], kc);
+      float ms = time_median_ms(launch_laplace3d_fast, a, 2, reps);
+      double GBps = bytes / (ms * 1e-3) / 1e9;
+      printf("  %4dx%-4d %7d %10.4f %9.1f %7.1f\n", 32, ys[y], kc, ms, GBps, 100.0 * GBps / copy);
+      if (best == 0.0f || ms < best) {
+        best = ms;
+        *by = ys[y];
+        *kchunk = kc;
+      }
+    }
+  }
+  printf("fastest: block 32x%d, kchunk %d\n", *by, *kchunk);
+}
+
+int main(int argc, char **argv) {
+  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, by = BLOCK_Y, kchunk = KCHUNK;
+  int seed = 0, bench = 0, sweep = 0, reps = 20;
+  arg_spec opts[] = {
+      {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
+      {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
+      {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
+      {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations"},
+      {"by", ARG_INT, &by, 1, 32, "rows per block (BLOCK_Y); a block is 32 x by threads"},
+      {"kchunk", ARG_INT, &kchunk, 1, 65535, "planes each block marches through (KCHUNK)"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "time one iteration and a device-to-device copy, print a BENCH line"},
+      {"sweep", ARG_FLAG, &sweep, 0, 1, "time a table of block sizes and chunks, then run with the fastest"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench and -sweep (the median is used)"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  if ((long long)NX * NY * NZ > MAX_POINTS) {
+    char msg[ARG_MSG_LEN];
+    snprintf(msg, sizeof(msg), "a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ,
+             (long long)NX * NY * NZ);
+    args_fail(msg);
+  }
+  int pitch = (NX + 31) / 32 * 32; // trick 3: every row starts on a 128-byte boundary
+
+  findCudaDevice(argc, argv);
+  size_t npoints = (size_t)NX * NY * NZ;
+  size_t bytes = npoints * sizeof(float);
+  size_t dbytes = (size_t)pitch * NY * NZ * sizeof(float);
+  require_device_memory(2 * dbytes + ((bench || sweep) ? 2 * bytes : 0),
+                        (bench || sweep) ? "u1, u2 and the copy test's two buffers" : "u1 and u2");
+
+  printf("Grid dimensions: %d x %d x %d\n", NX, NY, NZ);
+  printf("Row pitch: %d floats (%zu bytes), plane pitch: %zu floats\n", pitch, pitch * sizeof(float),
+         (size_t)pitch * NY);
+
+  // allocate memory for arrays: u1 holds the gold result at the end, u2 the GPU's, u3 is gold's scratch
+  float *h_u1 = (float *)malloc(bytes);
+  float *h_u2 = (float *)malloc(bytes);
+  float *h_u3 = (float *)malloc(bytes);
+  if (!h_u1 || !h_u2 || !h_u3) return result_fail("out of host memory for three %zu-byte arrays", bytes);
+  float *d_u1, *d_u2, *d_foo;
+  checkCudaErrors(cudaMalloc((void **)&d_u1, dbytes));
+  checkCudaErrors(cudaMalloc((void **)&d_u2, dbytes));
+
+  // initialise u1: 1 on the boundary, 0 inside (or random inside with -seed)
+  unsigned int state = (unsigned int)seed;
+  for (int k = 0; k < NZ; k++)
+    for (int j = 0; j < NY; j++)
+      for (int i = 0; i < NX; i++) {
+        size_t ind = (size_t)i + (size_t)j * NX + (size_t)k * NX * NY;
+        if (i == 0 || i == NX - 1 || j == 0 || j == NY - 1 || k == 0 || k == NZ - 1) {
+          h_u1[ind] = 1.0f;
+        } else if (seed) {
+          state = state * 1664525u + 1013904223u;
+          h_u1[ind] = (float)(state >> 8) * (1.0f / 16777216.0f);
+        } else {
+          h_u1[ind] = 0.0f;
+        }
+      }
+
+  cudaEvent_t start, stop;
+  checkCudaErrors(cudaEventCreate(&start));
+  checkCudaErrors(cudaEventCreate(&stop));
+  float milli;
+
+  // copy u1 to device, row by row into the padded rows (the padding zeroed first)
+  checkCudaErrors(cudaEventRecord(start));
+  checkCudaErrors(cudaMemset(d_u1, 0, dbytes));
+  checkCudaErrors(cudaMemcpy2D(d_u1, pitch * sizeof(float), h_u1, NX * sizeof(float), NX * sizeof(float),
+                               (size_t)NY * NZ, cudaMemcpyHostToDevice));
+  checkCudaErrors(cudaEventRecord(stop));
+  checkCudaErrors(cudaEventSynchronize(stop));
+  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
+  printf("Copy u1 to device: %.1f (ms)\n", milli);
+
+  laplace_launch a = {NX, NY, NZ, pitch, kchunk, dim3(), dim3(), d_u1, d_u2};
+  double moved = 8.0 * (double)npoints; // one read and one write of each point per iteration
+  double copy = 0.0;
+  if (bench || sweep) copy = copy_GBps(bytes, reps); // the 100 % line, measured in this run
+  if (sweep) sweep_blocks(&a, moved, copy, reps, &by, &kchunk);
+
+  // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
+  checkCudaErrors(cudaMemset(d_u2, 0xff, dbytes));
+
+  // set up the execution configuration
+  set_block(&a, by, kchunk);
+  printf("Block: 32 x %d, %d planes a block, grid of blocks: %d x %d x %d\n", by, kchunk, a.grid.x, a.grid.y,
+         a.grid.z);
+
+  // execute GPU kernel REPEAT times, swapping u1 and u2 after each
+  checkCudaErrors(cudaEventRecord(start));
+  for (int i = 1; i <= REPEAT; ++i) {
+    GPU_laplace3d_fast<<<a.grid, a.block>>>(NX, NY, NZ, pitch, kchunk, d_u1, d_u2);
+    getLastCudaError("GPU_laplace3d_fast execution failed");
+    d_foo = d_u1;
+    d_u1 = d_u2;
+    d_u2 = d_foo;
+  }
+  checkCudaErrors(cudaEventRecord(stop));
+  checkCudaErrors(cudaEventSynchronize(stop));
+  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
+  printf("%dx GPU_laplace3d_fast: %.1f (ms)\n", REPEAT, milli);
+
+  // copy u1 (the last result) back to the host, leaving the padding behind
+  checkCudaErrors(cudaEventRecord(start));
+  checkCudaErrors(cudaMemcpy2D(h_u2, NX * sizeof(float), d_u1, pitch * sizeof(float), NX * sizeof(float),
+                               (size_t)NY * NZ, cudaMemcpyDeviceToHost));
+  checkCudaErrors(cudaEventRecord(stop));
+  checkCudaErrors(cudaEventSynchronize(stop));
+  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
+  printf("Copy u2 to host: %.1f (ms)\n", milli);
+
+  // Gold treatment
+  double t0 = wall_ms();
+  for (int i = 1; i <= REPEAT; ++i) {
+    Gold_laplace3d(NX, NY, NZ, h_u1, h_u3);
+    float *h_foo = h_u1;
+    h_u1 = h_u3;
+    h_u3 = h_foo;
+  }
+  printf("%dx Gold_laplace3d: %.1f (ms)\n", REPEAT, wall_ms() - t0);
+
+  // error check: the same operations in the same order, so exactly equal
+  gold_stats st;
+  compare_float(h_u2, h_u1, npoints, 0.0, 0.0, &st);
+  printf("rms error = %f\n", st.rms_err);
+  gold_report("u", &st);
+
+  // one iteration timed alone (warm-up, median), against the copy
+  if ((bench || sweep) && st.nbad == 0) {
+    a.d_u1 = d_u1;
+    a.d_u2 = d_u2;
+    float ms = time_median_ms(launch_laplace3d_fast, &a, 3, reps);
+    double GBps = moved / (ms * 1e-3) / 1e9;
+    printf("GPU_laplace3d_fast: %.4f ms an iteration, %.1f GB/s = %.1f%% of a device-to-device copy (%.1f GB/s)\n",
+           ms, GBps, 100.0 * GBps / copy, copy);
+    char size[64], extra[64];
+    snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
+    snprintf(extra, sizeof(extra), "block=32x%d kchunk=%d pitch=%d", by, kchunk, pitch);
+    print_bench("3", "laplace3d_fast", size, reps, ms, moved, copy, extra);
+  }
+
+  // release GPU and CPU memory
+  checkCudaErrors(cudaEventDestroy(start));
+  checkCudaErrors(cudaEventDestroy(stop));
+  checkCudaErrors(cudaFree(d_u1));
+  checkCudaErrors(cudaFree(d_u2));
+  free(h_u1);
+  free(h_u2);
+  free(h_u3);
+
+  return gold_verdict(&st, "u");
+}
