@@ -1,0 +1,223 @@
+/*
+ * prac2_quad.cu -- practical 2, step 6: the average of a*z^2 + b*z + c over standard normals z.
+ *
+ * Since E[z] = 0 and E[z^2] = 1 the answer is a + c, with standard error sqrt((2a^2 + b^2) / n). cuRAND
+ * makes the n normals (host API), a, b and c sit in constant memory, and the sum is done four ways:
+ *   1. sum_thread:   each thread sums its share in a register and writes it; the host adds the partial sums
+ *   2. sum_atomic:   every term is added at once to one global total with atomicAdd
+ *   2b. sum_atomic_thread: each thread sums its share, then makes one atomicAdd
+ *   3. thrust::transform_reduce: the library's reduction (CUB underneath)
+ * and each is checked against the same sum on the CPU in double over the same numbers. Compare the times of
+ * 2 and 2b (handout step 6: why is 2 so slow?).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <curand.h>
+#include <thrust/device_ptr.h>
+#include <thrust/functional.h>
+#include <thrust/transform_reduce.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "timing.h"
+
+#define BLOCK_THREADS 256
+
+// the quadratic's coefficients: the same for every thread, so constant memory
+__constant__ float a, b, c;
+
+__device__ inline float quad(float z) { return a * z * z + b * z + c; }
+
+// 1. thread tid takes z[tid], z[tid + nthreads], ...: at each step a warp reads 32 consecutive floats
+__global__ void sum_thread(const float *d_z, long long n, float *d_part) {
+  long long tid = threadIdx.x + (long long)blockIdx.x * blockDim.x, stride = (long long)gridDim.x * blockDim.x;
+  float sum = 0.0f;
+  for (long long i = tid; i < n; i += stride) sum += quad(d_z[i]);
+  d_part[tid] = sum;
+}
+
+// 2. one atomic per term, all on the same address: they queue up, one at a time, in the L2 cache
+__global__ void sum_atomic(const float *d_z, long long n, double *d_sum) {
+  long long tid = threadIdx.x + (long long)blockIdx.x * blockDim.x, stride = (long long)gridDim.x * blockDim.x;
+  for (long long i = tid; i < n; i += stride) atomicAdd(d_sum, (double)quad(d_z[i]));
+}
+
+// 2b. one atomic per thread, after summing in a register: n / nthreads times fewer
+__global__ void sum_atomic_thread(const float *d_z, long long n, double *d_sum) {
+  long long tid = threadIdx.x + (long long)blockIdx.x * blockDim.x, stride = (long long)gridDim.x * blockDim.x;
+  float sum = 0.0f;
+  for (long long i = tid; i < n; i += stride) sum += quad(d_z[i]);
+  atomicAdd(d_sum, (double)sum);
+}
+
+// 3. the term as a function object for thrust::transform_reduce; the sum is done in double
+struct quad_term {
+  __device__ double operator()(float z) const { return (double)quad(z); }
+};
+
+extern "C" void quad_gold(const float *z, size_t n, double a, double b, double c, double *sum, double *sum_abs);
+extern "C" double quad_tolerance(size_t chain, size_t n, double sum_abs);
+
+typedef struct {
+  const float *d_z;
+  long long n;
+  int nblocks, method;
+  float *d_part;
+  double *d_sum;
+  double thrust_sum;
+} run_args;
+
+static void run_method(void *p) {
+  run_args *q = (run_args *)p;
+  switch (q->method) {
+  case 1:
+    sum_thread<<<q->nblocks, BLOCK_THREADS>>>(q->d_z, q->n, q->d_part);
+    getLastCudaError("sum_thread execution failed");
+    break;
+  case 2:
+    checkCudaErrors(cudaMemsetAsync(q->d_sum, 0, sizeof(double)));
+    sum_atomic<<<q->nblocks, BLOCK_THREADS>>>(q->d_z, q->n, q->d_sum);
+    getLastCudaError("sum_atomic execution failed");
+    break;
+  case 3:
+    checkCudaErrors(cudaMemsetAsync(q->d_sum, 0, sizeof(double)));
+    sum_atomic_thread<<<q->nblocks, BLOCK_THREADS>>>(q->d_z, q->n, q->d_sum);
+    getLastCudaError("sum_atomic_thread execution failed");
+    break;
+  default: {
+    thrust::device_ptr<const float> z = thrust::device_pointer_cast(q->d_z);
+    q->thrust_sum = thrust::transform_reduce(z, z + q->n, quad_term(), 0.0, thrust::plus<double>());
+    checkCudaErrors(cudaGetLastError());
+  }
+  }
+}
+
+int main(int argc, char **argv) {
+  long long n = 10000001;
+  double ha = 1.0, hb = 2.0, hc = 3.0;
+  int bench = 0, reps = 10;
+  arg_spec opts[] = {
+      {"n", ARG_LONG, &n, 1, 1LL << 40, "number of normals"},
+      {"a", ARG_DOUBLE, &ha, -1e6, 1e6, "coefficient of z^2"},
+      {"b", ARG_DOUBLE, &hb, -1e6, 1e6, "coefficient of z"},
+      {"c", ARG_DOUBLE, &hc, -1e6, 1e6, "constant term"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "time each method (median of -reps), print BENCH lines"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  size_t nz = (size_t)(n + (n & 1)); // curandGenerateNormal makes normals in pairs: one spare when n is odd
+  size_t zbytes = nz * sizeof(float);
+  if (zbytes > ((size_t)1 << 40)) {
+    char msg[160];
+    snprintf(msg, sizeof(msg), "-n=%lld needs %.0f GiB, more than any GPU has", n, (double)zbytes / (1 << 30));
+    args_fail(msg);
+  }
+
+  int dev = findCudaDevice(argc, argv);
+  int nsm;
+  checkCudaErrors(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+  // 8 blocks of 256 threads per SM fill the GPU; no more threads than terms
+  long long want = (n + BLOCK_THREADS - 1) / BLOCK_THREADS;
+  int nblocks = want < 8LL * nsm ? (int)want : 8 * nsm;
+  size_t nthreads_total = (size_t)nblocks * BLOCK_THREADS;
+  require_device_memory(zbytes + nthreads_total * sizeof(float) + ((size_t)64 << 20), "the normals");
+
+  float fa = (float)ha, fb = (float)hb, fc = (float)hc;
+  checkCudaErrors(cudaMemcpyToSymbol(a, &fa, sizeof(fa)));
+  checkCudaErrors(cudaMemcpyToSymbol(b, &fb, sizeof(fb)));
+  checkCudaErrors(cudaMemcpyToSymbol(c, &fc, sizeof(fc)));
+
+  // the normals, kept on the host too for the gold
+  float *d_z, *d_part;
+  double *d_sum;
+  checkCudaErrors(cudaMalloc((void **)&d_z, zbytes));
+  checkCudaErrors(cudaMalloc((void **)&d_part, nthreads_total * sizeof(float)));
+  checkCudaErrors(cudaMalloc((void **)&d_sum, sizeof(double)));
+  checkCudaErrors(cudaMemset(d_part, 0xff, nthreads_total * sizeof(float))); // poison: NaN
+  curandGenerator_t gen;
+  checkCudaErrors(curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_DEFAULT));
+  checkCudaErrors(curandSetPseudoRandomGeneratorSeed(gen, 1234ULL));
+  checkCudaErrors(curandGenerateNormal(gen, d_z, nz, 0.0f, 1.0f));
+  float *h_z = (float *)malloc(zbytes);
+  float *h_part = (float *)malloc(nthreads_total * sizeof(float));
+  if (!h_z || !h_part) return result_fail("out of host memory");
+  checkCudaErrors(cudaMemcpy(h_z, d_z, zbytes, cudaMemcpyDeviceToHost));
+
+  // Gold treatment
+  double gold, sum_abs, t0 = wall_ms();
+  quad_gold(h_z, (size_t)n, fa, fb, fc, &gold, &sum_abs);
+  double ms_gold = wall_ms() - t0;
+  size_t chain = ((size_t)n + nthreads_total - 1) / nthreads_total; // longest float running sum
+  printf("n = %lld normals, a = %g, b = %g, c = %g; %d blocks of %d threads, %zu terms per thread\n", n, fa, fb, fc,
+         nblocks, BLOCK_THREADS, chain);
+  printf("gold (CPU, double): average %.8f in %.1f ms\n", gold / n, ms_gold);
+
+  // each method: run once (timed), compare with the gold
+  const char *names[4] = {"1 (per-thread sums, host adds)", "2 (one atomicAdd per term)",
+                          "2b (one atomicAdd per thread)", "3 (thrust::transform_reduce)"};
+  const char *progs[4] = {"prac2_quad_thread", "prac2_quad_atomic", "prac2_quad_atomic_thread", "prac2_quad_thrust"};
+  size_t chains[4] = {chain, 0, chain, 0}; // thrust and 2 add each float term in double
+  double avg[4];
+  int nbad = 0;
+  run_args q = {d_z, n, nblocks, 1, d_part, d_sum, 0.0};
+  cudaEvent_t start, stop;
+  checkCudaErrors(cudaEventCreate(&start));
+  checkCudaErrors(cudaEventCreate(&stop));
+  double copy = bench ? copy_GBps(zbytes / 2, reps) : 0.0; // a copy that moves the bytes a sum reads
+  for (int m = 0; m < 4; m++) {
+    q.method = m + 1;
+    float ms;
+    checkCudaErrors(cudaEventRecord(start));
+    run_method(&q);
+    checkCudaErrors(cudaEventRecord(stop));
+    checkCudaErrors(cudaEventSynchronize(stop));
+    checkCudaErrors(cudaEventElapsedTime(&ms, start, stop));
+
+    double sum = 0.0;
+    if (m == 0) {
+      checkCudaErrors(cudaMemcpy(h_part, d_part, nthreads_total * sizeof(float), cudaMemcpyDeviceToHost));
+      for (size_t t = 0; t < nthreads_total; t++) sum += h_part[t];
+    } else if (m < 3) {
+      checkCudaErrors(cudaMemcpy(&sum, d_sum, sizeof(double), cudaMemcpyDeviceToHost));
+    } else {
+      sum = q.thrust_sum;
+    }
+    avg[m] = sum / n;
+    gold_stats st;
+    double tol = quad_tolerance(chains[m], (size_t)n, sum_abs);
+    compare_scalar(sum, gold, tol, 0.0, &st);
+    printf("method %-32s average %.8f  %9.3f ms  sum error %.2e (tolerance %.2e)%s\n", names[m], avg[m], ms,
+           fabs(sum - gold), tol, st.nbad ? "  WRONG" : "");
+    nbad += st.nbad != 0;
+
+    if (bench && st.nbad == 0) {
+      float msb = time_median_ms(run_method, &q, 2, reps);
+      char size[32];
+      snprintf(size, sizeof(size), "%lld", n);
+      print_bench("2", progs[m], size, reps, msb, (double)n * sizeof(float), copy, NULL);
+    }
+  }
+
+  // the statistics: a + c within 4 standard errors
+  double se = sqrt((2.0 * (double)fa * fa + (double)fb * fb) / n);
+  double z = (gold / n - ((double)fa + fc)) / se;
+  printf("a + c = %.8f; the average is %.2f standard errors (%.2e) away (pass if |z| <= 4)\n", (double)fa + fc, z,
+         se);
+
+  // tidy up
+  checkCudaErrors(curandDestroyGenerator(gen));
+  checkCudaErrors(cudaEventDestroy(start));
+  checkCudaErrors(cudaEventDestroy(stop));
+  checkCudaErrors(cudaFree(d_z));
+  checkCudaErrors(cudaFree(d_part));
+  checkCudaErrors(cudaFree(d_sum));
+  free(h_z);
+  free(h_part);
+
+  if (nbad) return result_fail("%d of 4 methods disagree with the gold sum", nbad);
+  if (!(fabs(z) <= 4.0)) return result_fail("the average is %.2f standard errors from a + c", z);
+  return result_pass();
+}
