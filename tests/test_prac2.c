@@ -20,7 +20,10 @@ void mc_normal_pair(uint64_t seed, uint64_t k, double *z1, double *z2);
 void mc_cpu_estimate(long long npath, int N, double T, double r, double sigma, double rho, uint64_t seed,
                      double *avg, double *err);
 double mc_zscore(double a, double err_a, double b, double err_b);
-void quad_gold(const float *z, size_t n, double a, double b, double c, double *sum, double *sum_abs);
+float quad_term(float z, float a, float b, float c);
+void quad_gold(const float *z, size_t n, float a, float b, float c, double *sum, double *sum_abs);
+void quad_gold_partials(const float *z, size_t n, size_t nthreads, float a, float b, float c, double *part,
+                        double *part_abs);
 double quad_tolerance(size_t chain, size_t n, double sum_abs);
 
 static const double T = 1.0, R = 0.05, SIGMA = 0.1, RHO = 0.5;
@@ -231,25 +234,41 @@ TEST(zscore_by_hand) {
 TEST(quad_gold_by_hand) {
   float z[4] = {0.0f, 1.0f, -1.0f, 2.0f};
   double sum, sum_abs;
-  quad_gold(z, 4, 1.0, -2.0, 3.0, &sum, &sum_abs); /* z^2 - 2z + 3: 3, 2, 6, 3 */
-  CHECK_NEAR(sum, 14.0, 1e-15);
-  CHECK_NEAR(sum_abs, 3.0 + 6.0 + 6.0 + 11.0, 1e-15); /* |a| z^2 + |b| |z| + |c| */
-  CHECK_NEAR(quad_tolerance(0, 4, 1.0), 4.0 * 0x1.0p-24 + 4.0 * 0x1.0p-53, 1e-22);
+  quad_gold(z, 4, 1.0f, -2.0f, -3.0f, &sum, &sum_abs); /* z^2 - 2z - 3: -3, -4, 0, -3 */
+  CHECK_NEAR(sum, -10.0, 1e-15);
+  CHECK_NEAR(sum_abs, 10.0, 1e-15);
+  CHECK(quad_term(0.5f, 1.0f, 2.0f, 3.0f) == 4.25f);
+  double part[3], part_abs[3];
+  quad_gold_partials(z, 4, 3, 1.0f, -2.0f, -3.0f, part, part_abs); /* thread 0 takes terms 0 and 3 */
+  CHECK(part[0] == -6.0 && part[1] == -4.0 && part[2] == 0.0 && part_abs[0] == 6.0);
+  CHECK_NEAR(quad_tolerance(0, 4, 1.0), 4.0 * 0x1.0p-53, 1e-30);
   CHECK(quad_tolerance(100, 4, 1.0) > quad_tolerance(10, 4, 1.0));
 }
 
 TEST(quad_float_sums_within_tolerance) {
-  /* float per-thread partial sums, as the GPU's method 1 does, stay inside the tolerance */
+  /* method 1 on the CPU: float partial sums over a grid-stride share, each within its tolerance; a thread
+   * that skips one term is caught */
   enum { NZ = 100000, THREADS = 1000 };
   static float z[NZ];
+  static double part[THREADS], part_abs[THREADS];
   for (int i = 0; i < NZ; i++) z[i] = test_normal((uint64_t)i);
   float a = 1.5f, b = -0.75f, c = 0.25f;
+  quad_gold_partials(z, NZ, THREADS, a, b, c, part, part_abs);
+  int all_ok = 1, skip_caught = 1;
   double total = 0.0;
   for (int t = 0; t < THREADS; t++) {
-    float part = 0.0f;
-    for (int i = t; i < NZ; i += THREADS) part += a * z[i] * z[i] + b * z[i] + c;
-    total += part;
+    float s = 0.0f, s_skip = 0.0f;
+    for (int i = t; i < NZ; i += THREADS) {
+      s += quad_term(z[i], a, b, c);
+      if (i != t) s_skip += quad_term(z[i], a, b, c);
+    }
+    double tol = quad_tolerance(NZ / THREADS, NZ / THREADS, part_abs[t]);
+    all_ok &= fabs(s - part[t]) <= tol;
+    skip_caught &= fabs(s_skip - part[t]) > tol;
+    total += s;
   }
+  CHECK(all_ok);
+  CHECK(skip_caught);
   double sum, sum_abs;
   quad_gold(z, NZ, a, b, c, &sum, &sum_abs);
   CHECK(fabs(total - sum) <= quad_tolerance(NZ / THREADS, NZ, sum_abs));
