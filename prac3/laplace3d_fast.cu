@@ -6,7 +6,8 @@
  * kernel arranges the reuse itself, in three ways:
  *   1. k in registers: each thread marches up a column in k, holding planes k-1, k and k+1 of its
  *      points in registers, so each value is loaded once for all three planes that need it; and it
- *      issues the load of plane k+2 before working on plane k, so the next load is already in flight.
+ *      issues the load of plane k+2 before working on plane k, so the next load is already in flight
+ *      (AHEAD planes ahead; deeper was measured no faster).
  *   2. i from the neighbouring lane: a thread owns 4 consecutive points of a row (one float4); the
  *      values at i-1 and i+4 are in lanes l-1 and l+1, and a warp shuffle passes them over. Only the
  *      lanes at the ends of the warp load one extra float.
@@ -14,10 +15,11 @@
  *      load and store is aligned; a warp moves 512 contiguous bytes with one instruction.
  * The j-1 and j+1 rows are other warps' rows, read a moment earlier: they come from L1 or L2, not
  * from device memory. Blocks split the k range into chunks of KCHUNK planes, for enough blocks to fill
- * the GPU; a chunk re-reads two planes, a few per cent of its traffic.
+ * the GPU evenly; a chunk re-reads two planes, mostly from L2.
  *
  * The result must equal Gold_laplace3d exactly (same additions in the same order): rms error = 0.000000.
- * -sweep times BLOCK_Y x KCHUNK; -bench prints the BENCH line.
+ * -sweep times BLOCK_X x BLOCK_Y x KCHUNK (also -bx= -by= -kchunk=, or make BLOCK_X=.. BLOCK_Y=..);
+ * -bench prints the BENCH line.
  *   nvcc -O3 -arch=sm_90 -I../common laplace3d_fast.cu laplace3d_gold.c -o laplace3d_fast
  */
 #include <math.h>
@@ -29,12 +31,18 @@
 #include "helper_cuda.h"
 #include "timing.h"
 
-// the block: one warp across (32 lanes x 4 floats = 128 points of a row), BLOCK_Y rows
+// the block: BLOCK_X threads across a row, 4 floats each, and BLOCK_Y rows
+#ifndef BLOCK_X
+#define BLOCK_X 32 // a multiple of 32: each warp covers 128 consecutive points (512 bytes) of one row
+#endif
 #ifndef BLOCK_Y
 #define BLOCK_Y 8 // 256 threads a block
 #endif
 #ifndef KCHUNK
 #define KCHUNK 64 // planes a block marches through: 512^3 gives 4 x 64 x 8 = 2048 blocks
+#endif
+#ifndef AHEAD
+#define AHEAD 1 // planes loaded ahead of k+1; 2 to 4 were measured no faster (docs/prac3.md)
 #endif
 
 // the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
@@ -52,13 +60,13 @@ __device__ __forceinline__ float4 load4(const float *__restrict__ p, size_t ind)
   return __ldg(reinterpret_cast<const float4 *>(p + ind)); // ind is a multiple of 4: 16-byte aligned
 }
 
-// lane l owns points i0 = 4l .. 4l+3 of a row segment; one warp a row, marching k through one chunk
+// a thread owns points i0 .. i0+3 of row j and marches k through one chunk; a warp covers 128 points of a row
 __global__ void GPU_laplace3d_fast(int NX, int NY, int NZ, int pitch, int kchunk, const float *__restrict__ d_u1,
                                    float *__restrict__ d_u2) {
   const unsigned FULL = 0xffffffffu;
   const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  int lane = threadIdx.x; // blockDim.x is 32
-  int i0 = 4 * (blockIdx.x * 32 + lane);
+  int lane = threadIdx.x % 32; // blockDim.x is a multiple of 32, so a warp never spans two rows
+  int i0 = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
   int j = threadIdx.y + blockIdx.y * blockDim.y;
   if (j >= NY) return; // j is the same across the warp, so every shuffle below still has all 32 lanes
 
@@ -73,10 +81,18 @@ __global__ void GPU_laplace3d_fast(int NX, int NY, int NZ, int pitch, int kchunk
   float4 below = (live && kbeg > 0) ? load4(d_u1, ind - KOFF) : zero;
   float4 centre = live ? load4(d_u1, ind) : zero;
   float4 above = (live && kbeg + 1 < NZ) ? load4(d_u1, ind + KOFF) : zero;
+  // planes k+2 .. k+1+AHEAD, loaded AHEAD steps before they are needed (ahead[d] holds plane k+2+d)
+  float4 ahead[AHEAD];
+#pragma unroll
+  for (int d = 0; d < AHEAD - 1; d++) {
+    int p = kbeg + 2 + d;
+    ahead[d] = (live && p <= kend && p < NZ) ? load4(d_u1, ind + (size_t)(2 + d) * KOFF) : zero;
+  }
 
   for (int k = kbeg; k < kend; k++, ind += KOFF) {
-    // plane k+2, needed in the next step: issued now, so that it arrives while this plane is worked on
-    float4 next = (live && k + 1 < kend && k + 2 < NZ) ? load4(d_u1, ind + 2 * KOFF) : zero;
+    // plane k+1+AHEAD, needed AHEAD steps from now: issued first, so it is in flight while we work
+    int p = k + 1 + AHEAD;
+    ahead[AHEAD - 1] = (live && p <= kend && p < NZ) ? load4(d_u1, ind + (size_t)(1 + AHEAD) * KOFF) : zero;
 
     // trick 2: i-1 of the first point and i+1 of the last come from the neighbouring lanes
     float west = __shfl_up_sync(FULL, centre.w, 1);
@@ -84,7 +100,7 @@ __global__ void GPU_laplace3d_fast(int NX, int NY, int NZ, int pitch, int kchunk
 
     float4 r = centre; // boundary rows and planes are copied
     if (!edge_row && k > 0 && k < NZ - 1) {
-      if (lane == 0 && i0 > 0) west = d_u1[ind - 1];         // the end lanes read across the warp's edge
+      if (lane == 0 && live && i0 > 0) west = d_u1[ind - 1]; // the end lanes read across the warp's edge
       if (lane == 31 && i0 + 4 < pitch) east = d_u1[ind + 4];
       float4 south = live ? load4(d_u1, ind - JOFF) : zero; // rows j-1, j+1: other warps' rows, from cache
       float4 north = live ? load4(d_u1, ind + JOFF) : zero;
@@ -105,7 +121,9 @@ __global__ void GPU_laplace3d_fast(int NX, int NY, int NZ, int pitch, int kchunk
 
     below = centre;
     centre = above;
-    above = next;
+    above = ahead[0];
+#pragma unroll
+    for (int d = 0; d < AHEAD - 1; d++) ahead[d] = ahead[d + 1];
   }
 }
 
@@ -125,46 +143,51 @@ static void launch_laplace3d_fast(void *p) {
   getLastCudaError("GPU_laplace3d_fast execution failed");
 }
 
-static void set_block(laplace_launch *a, int by, int kchunk) {
+static void set_block(laplace_launch *a, int bx, int by, int kchunk) {
   a->kchunk = kchunk;
-  a->block = dim3(32, by);
-  // a warp covers 128 floats of a row: pitch / 128 warps across, rounded up; kchunk planes a block in k
-  a->grid = dim3((a->pitch / 4 + 31) / 32, (a->NY + by - 1) / by, (a->NZ + kchunk - 1) / kchunk);
+  a->block = dim3(bx, by);
+  // bx threads cover 4 * bx floats of a row, rounded up; kchunk planes a block in k
+  a->grid = dim3((a->pitch / 4 + bx - 1) / bx, (a->NY + by - 1) / by, (a->NZ + kchunk - 1) / kchunk);
 }
 
-// time every BLOCK_Y x KCHUNK in a table; returns the fastest in *by, *kchunk
-static void sweep_blocks(laplace_launch *a, double bytes, double copy, int reps, int *by, int *kchunk) {
-  static const int ys[] = {1, 2, 4, 8, 16, 32}, ks[] = {8, 16, 32, 64, 128, 256, 65535};
+// time every BLOCK_X x BLOCK_Y x KCHUNK in a table; returns the fastest in *bx, *by, *kchunk
+static void sweep_blocks(laplace_launch *a, double bytes, double copy, int reps, int *bx, int *by, int *kchunk) {
+  static const int xs[] = {32, 64, 128, 256}, ys[] = {1, 2, 4, 8, 16}, ks[] = {8, 16, 32, 64, 128, 256, 65535};
   float best = 0.0f;
   printf("block sweep, GPU_laplace3d_fast (one iteration, median of %d):\n", reps);
   printf("  %-9s %7s %10s %9s %7s\n", "block", "kchunk", "ms", "GB/s", "%copy");
-  for (int y = 0; y < 6; y++) {
-    for (int c = 0; c < 7; c++) {
-      int kc = ks[c] < a->NZ ? ks[c] : a->NZ; // the last entry: one chunk, the whole column
-      if (c > 0 && ks[c - 1] >= a->NZ) break;
-      set_block(a, ys[y], kc);
-      float ms = time_median_ms(launch_laplace3d_fast, a, 2, reps);
-      double GBps = bytes / (ms * 1e-3) / 1e9;
-      printf("  %4dx%-4d %7d %10.4f %9.1f %7.1f\n", 32, ys[y], kc, ms, GBps, 100.0 * GBps / copy);
-      if (best == 0.0f || ms < best) {
-        best = ms;
-        *by = ys[y];
-        *kchunk = kc;
+  for (int x = 0; x < 4; x++) {
+    for (int y = 0; y < 5; y++) {
+      if (xs[x] * ys[y] > 1024) continue;
+      for (int c = 0; c < 7; c++) {
+        if (c > 0 && ks[c - 1] >= a->NZ) break;
+        int kc = ks[c] < a->NZ ? ks[c] : a->NZ; // the last entry: one chunk, the whole column
+        set_block(a, xs[x], ys[y], kc);
+        float ms = time_median_ms(launch_laplace3d_fast, a, 2, reps);
+        double GBps = bytes / (ms * 1e-3) / 1e9;
+        printf("  %4dx%-4d %7d %10.4f %9.1f %7.1f\n", xs[x], ys[y], kc, ms, GBps, 100.0 * GBps / copy);
+        if (best == 0.0f || ms < best) {
+          best = ms;
+          *bx = xs[x];
+          *by = ys[y];
+          *kchunk = kc;
+        }
       }
     }
   }
-  printf("fastest: block 32x%d, kchunk %d\n", *by, *kchunk);
+  printf("fastest: block %dx%d, kchunk %d\n", *bx, *by, *kchunk);
 }
 
 int main(int argc, char **argv) {
-  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, by = BLOCK_Y, kchunk = KCHUNK;
+  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, bx = BLOCK_X, by = BLOCK_Y, kchunk = KCHUNK;
   int seed = 0, bench = 0, sweep = 0, reps = 20;
   arg_spec opts[] = {
       {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
       {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
       {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
       {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations"},
-      {"by", ARG_INT, &by, 1, 32, "rows per block (BLOCK_Y); a block is 32 x by threads"},
+      {"bx", ARG_INT, &bx, 32, 1024, "threads per block along a row (BLOCK_X), a multiple of 32"},
+      {"by", ARG_INT, &by, 1, 32, "rows per block (BLOCK_Y)"},
       {"kchunk", ARG_INT, &kchunk, 1, 65535, "planes each block marches through (KCHUNK)"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time one iteration and a device-to-device copy, print a BENCH line"},
@@ -176,6 +199,12 @@ int main(int argc, char **argv) {
     char msg[ARG_MSG_LEN];
     snprintf(msg, sizeof(msg), "a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ,
              (long long)NX * NY * NZ);
+    args_fail(msg);
+  }
+  if (bx % 32 != 0 || bx * by > 1024) {
+    char msg[ARG_MSG_LEN];
+    snprintf(msg, sizeof(msg), "a %dx%d block: BLOCK_X must be a multiple of 32 and the block at most 1024 threads",
+             bx, by);
     args_fail(msg);
   }
   int pitch = (NX + 31) / 32 * 32; // trick 3: every row starts on a 128-byte boundary
@@ -235,14 +264,14 @@ int main(int argc, char **argv) {
   double moved = 8.0 * (double)npoints; // one read and one write of each point per iteration
   double copy = 0.0;
   if (bench || sweep) copy = copy_GBps(bytes, reps); // the 100 % line, measured in this run
-  if (sweep) sweep_blocks(&a, moved, copy, reps, &by, &kchunk);
+  if (sweep) sweep_blocks(&a, moved, copy, reps, &bx, &by, &kchunk);
 
   // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
   checkCudaErrors(cudaMemset(d_u2, 0xff, dbytes));
 
   // set up the execution configuration
-  set_block(&a, by, kchunk);
-  printf("Block: 32 x %d, %d planes a block, grid of blocks: %d x %d x %d\n", by, kchunk, a.grid.x, a.grid.y,
+  set_block(&a, bx, by, kchunk);
+  printf("Block: %d x %d, %d planes a block, grid of blocks: %d x %d x %d\n", bx, by, kchunk, a.grid.x, a.grid.y,
          a.grid.z);
 
   // execute GPU kernel REPEAT times, swapping u1 and u2 after each
@@ -294,7 +323,7 @@ int main(int argc, char **argv) {
            ms, GBps, 100.0 * GBps / copy, copy);
     char size[64], extra[64];
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
-    snprintf(extra, sizeof(extra), "block=32x%d kchunk=%d pitch=%d", by, kchunk, pitch);
+    snprintf(extra, sizeof(extra), "block=%dx%d kchunk=%d pitch=%d", bx, by, kchunk, pitch);
     print_bench("3", "laplace3d_fast", size, reps, ms, moved, copy, extra);
   }
 
