@@ -84,7 +84,9 @@ $(shell mkdir -p $(OBJDIR); echo '$(FLAGS_TEXT)' | cmp -s - $(FLAGS_STAMP) || ec
 # ---- building --------------------------------------------------------------------------------------
 .DEFAULT_GOAL := all
 all: $(PROGS)
-prac$(PRAC): $(PROGS)
+# `make pracN` builds the whole practical; a program may itself be called pracN (prac2), so its own link
+# rule stays the only recipe and the rest are added as prerequisites
+prac$(PRAC): $(filter-out prac$(PRAC),$(PROGS))
 .PHONY: all prac$(PRAC) check run bench sanitize profile bad clean help
 
 # Each program: its objects, linked by nvcc. Objects are named after their source (.obj/x.cu.o).
