@@ -1,24 +1,32 @@
 /*
- * laplace3d_fast.cu -- practical 3, the end of step 7: a Jacobi sweep at the memory-bandwidth limit.
+ * laplace3d_fast.cu -- practical 3, the end of step 7 (explained in step 8): a Jacobi sweep at the
+ * memory-bandwidth limit.
  *
  * Each iteration must read every point once and write it once: 8 bytes a point. GPU_laplace3d and
  * GPU_laplace3d_new read six neighbours a point and rely on the caches to keep that near 8 bytes; this
- * kernel arranges the reuse itself, in three ways:
+ * kernel arranges the reuse itself, and keeps many loads in flight:
  *   1. k in registers: each thread marches up a column in k, holding planes k-1, k and k+1 of its
- *      points in registers, so each value is loaded once for all three planes that need it; and it
- *      issues the load of plane k+2 before working on plane k, so the next load is already in flight
- *      (AHEAD planes ahead; deeper was measured no faster).
+ *      points in registers, so each value is loaded once for all three planes that need it.
  *   2. i from the neighbouring lane: a thread owns 4 consecutive points of a row (one float4); the
  *      values at i-1 and i+4 are in lanes l-1 and l+1, and a warp shuffle passes them over. Only the
  *      lanes at the ends of the warp load one extra float.
  *   3. 16-byte accesses: rows are padded to a multiple of 32 floats (128 bytes) so that every float4
  *      load and store is aligned; a warp moves 512 contiguous bytes with one instruction.
- * The j-1 and j+1 rows are other warps' rows, read a moment earlier: they come from L1 or L2, not
- * from device memory. Blocks split the k range into chunks of KCHUNK planes, for enough blocks to fill
- * the GPU evenly; a chunk re-reads two planes, mostly from L2.
+ *   4. ROWS rows a thread: a thread owns the same 4 points in ROWS consecutive rows, so j-1 and j+1 are
+ *      its own registers except at the patch's two ends (2 halo rows, from cache, per ROWS rows), and
+ *      ROWS independent 16-byte loads from memory are in flight per thread. Every load a step needs
+ *      (plane k+2 of the patch, plane k+1 of the halo rows and edge floats) is issued one step early.
+ *   5. short chunks, launched plane by plane: each block marches through only KCHUNK planes, and blocks
+ *      are numbered (i, j) fastest, so the blocks on the GPU at any moment all work on the same few
+ *      planes, as a copy does: memory sees one contiguous front, and the two planes a chunk re-reads
+ *      were read a moment earlier by the chunk below, so they come from L2.
+ *   6. __launch_bounds__(MAX_THREADS): left alone, ptxas gives ROWS=2 96 registers a thread (640
+ *      threads an SM); promising blocks of up to 896 threads makes it fit in 72 (896 threads an SM),
+ *      with no spills: more threads, so more loads in flight.
  *
  * The result must equal Gold_laplace3d exactly (same additions in the same order): rms error = 0.000000.
  * -sweep times BLOCK_X x BLOCK_Y x KCHUNK (also -bx= -by= -kchunk=, or make BLOCK_X=.. BLOCK_Y=..);
+ * ROWS (1, 2, 4 or 8) is compile-time, since the patch lives in registers: make EXTRA_NVCCFLAGS=-DROWS=4.
  * -bench prints the BENCH line.
  *   nvcc -O3 -arch=sm_90 -I../common laplace3d_fast.cu laplace3d_gold.c -o laplace3d_fast
  */
@@ -31,18 +39,21 @@
 #include "helper_cuda.h"
 #include "timing.h"
 
-// the block: BLOCK_X threads across a row, 4 floats each, and BLOCK_Y rows
+// the block: BLOCK_X threads across a row, 4 floats each, and BLOCK_Y threads up, ROWS rows each
 #ifndef BLOCK_X
 #define BLOCK_X 32 // a multiple of 32: each warp covers 128 consecutive points (512 bytes) of one row
 #endif
 #ifndef BLOCK_Y
-#define BLOCK_Y 8 // 256 threads a block
+#define BLOCK_Y 4 // 128 threads a block, 4 x ROWS rows: small blocks pack 7 to an SM at 72 registers
+#endif
+#ifndef ROWS
+#define ROWS 2 // rows a thread owns (trick 4): ROWS loads from memory in flight, 2 halo rows, per step
+#endif
+#ifndef MAX_THREADS
+#define MAX_THREADS (ROWS <= 2 ? 896 : 2048 / ROWS) // trick 6: __launch_bounds__, 72 registers for ROWS=2
 #endif
 #ifndef KCHUNK
-#define KCHUNK 64 // planes a block marches through: 512^3 gives 4 x 64 x 8 = 2048 blocks
-#endif
-#ifndef AHEAD
-#define AHEAD 1 // planes loaded ahead of k+1; 2 to 4 were measured no faster (docs/prac3.md)
+#define KCHUNK 4 // planes a block marches through (trick 5): short, so that resident blocks share planes
 #endif
 
 // the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
@@ -60,70 +71,100 @@ __device__ __forceinline__ float4 load4(const float *__restrict__ p, size_t ind)
   return __ldg(reinterpret_cast<const float4 *>(p + ind)); // ind is a multiple of 4: 16-byte aligned
 }
 
-// a thread owns points i0 .. i0+3 of row j and marches k through one chunk; a warp covers 128 points of a row
-__global__ void GPU_laplace3d_fast(int NX, int NY, int NZ, int pitch, int kchunk, const float *__restrict__ d_u1,
-                                   float *__restrict__ d_u2) {
+// a thread owns points i0 .. i0+3 of rows j0 .. j0+ROWS-1 and marches k through one chunk
+// trick 6: __launch_bounds__ promises blocks of at most MAX_THREADS threads, so ptxas keeps registers low
+__global__ void __launch_bounds__(MAX_THREADS)
+    GPU_laplace3d_fast(int NX, int NY, int NZ, int pitch, int kchunk, const float *__restrict__ d_u1,
+                       float *__restrict__ d_u2) {
   const unsigned FULL = 0xffffffffu;
   const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   int lane = threadIdx.x % 32; // blockDim.x is a multiple of 32, so a warp never spans two rows
   int i0 = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
-  int j = threadIdx.y + blockIdx.y * blockDim.y;
-  if (j >= NY) return; // j is the same across the warp, so every shuffle below still has all 32 lanes
+  int j0 = ROWS * (threadIdx.y + blockIdx.y * blockDim.y);
+  if (j0 >= NY) return; // j0 is the same across the warp, so every shuffle below still has all 32 lanes
 
   int kbeg = blockIdx.z * kchunk;
   int kend = min(kbeg + kchunk, NZ);
-  bool live = i0 < pitch; // lanes past the (padded) row have nothing to load
-  bool edge_row = (j == 0 || j == NY - 1);
+  int nrows = min(ROWS, NY - j0); // rows of this thread's patch inside the grid
+  bool live = i0 < pitch;         // lanes past the (padded) row have nothing to load
+  bool has_south = live && j0 > 0, has_north = live && j0 + ROWS < NY;
+  // the one float past the warp's ends: lane 0 needs i0-1, lane 31 needs i0+4
+  bool has_edge = (lane == 0 && live && i0 > 0) || (lane == 31 && i0 + 4 < pitch);
+  int edge_off = lane == 0 ? -1 : 4;
   size_t JOFF = (size_t)pitch, KOFF = (size_t)pitch * NY;
-  size_t ind = (size_t)i0 + (size_t)j * JOFF + (size_t)kbeg * KOFF;
+  size_t ind = (size_t)i0 + (size_t)j0 * JOFF + (size_t)kbeg * KOFF;
 
-  // trick 1: planes k-1, k, k+1 of this thread's four points, in registers
-  float4 below = (live && kbeg > 0) ? load4(d_u1, ind - KOFF) : zero;
-  float4 centre = live ? load4(d_u1, ind) : zero;
-  float4 above = (live && kbeg + 1 < NZ) ? load4(d_u1, ind + KOFF) : zero;
-  // planes k+2 .. k+1+AHEAD, loaded AHEAD steps before they are needed (ahead[d] holds plane k+2+d)
-  float4 ahead[AHEAD];
+  // trick 1: planes k-1, k, k+1 of the patch in registers; next[] receives plane k+2 a step early
+  float4 below[ROWS], centre[ROWS], above[ROWS], next[ROWS];
+  float edge[ROWS], edge_next[ROWS]; // trick 2's float across the warp's edge, plane k and k+1
 #pragma unroll
-  for (int d = 0; d < AHEAD - 1; d++) {
-    int p = kbeg + 2 + d;
-    ahead[d] = (live && p <= kend && p < NZ) ? load4(d_u1, ind + (size_t)(2 + d) * KOFF) : zero;
+  for (int r = 0; r < ROWS; r++) {
+    size_t rind = ind + (size_t)r * JOFF;
+    bool row = live && r < nrows;
+    below[r] = (row && kbeg > 0) ? load4(d_u1, rind - KOFF) : zero;
+    centre[r] = row ? load4(d_u1, rind) : zero;
+    above[r] = (row && kbeg + 1 < NZ) ? load4(d_u1, rind + KOFF) : zero;
+    edge[r] = (has_edge && r < nrows) ? d_u1[rind + edge_off] : 0.0f;
   }
+  // trick 4: rows j0-1 and j0+ROWS (the halo) of plane k, loaded a step early too
+  float4 south = has_south ? load4(d_u1, ind - JOFF) : zero;
+  float4 north = has_north ? load4(d_u1, ind + ROWS * JOFF) : zero;
 
   for (int k = kbeg; k < kend; k++, ind += KOFF) {
-    // plane k+1+AHEAD, needed AHEAD steps from now: issued first, so it is in flight while we work
-    int p = k + 1 + AHEAD;
-    ahead[AHEAD - 1] = (live && p <= kend && p < NZ) ? load4(d_u1, ind + (size_t)(1 + AHEAD) * KOFF) : zero;
-
-    // trick 2: i-1 of the first point and i+1 of the last come from the neighbouring lanes
-    float west = __shfl_up_sync(FULL, centre.w, 1);
-    float east = __shfl_down_sync(FULL, centre.x, 1);
-
-    float4 r = centre; // boundary rows and planes are copied
-    if (!edge_row && k > 0 && k < NZ - 1) {
-      if (lane == 0 && live && i0 > 0) west = d_u1[ind - 1]; // the end lanes read across the warp's edge
-      if (lane == 31 && i0 + 4 < pitch) east = d_u1[ind + 4];
-      float4 south = live ? load4(d_u1, ind - JOFF) : zero; // rows j-1, j+1: other warps' rows, from cache
-      float4 north = live ? load4(d_u1, ind + JOFF) : zero;
-      r.x = jacobi_point(i0, NX, centre.x, west, centre.y, south.x, north.x, below.x, above.x);
-      r.y = jacobi_point(i0 + 1, NX, centre.y, centre.x, centre.z, south.y, north.y, below.y, above.y);
-      r.z = jacobi_point(i0 + 2, NX, centre.z, centre.y, centre.w, south.z, north.z, below.z, above.z);
-      r.w = jacobi_point(i0 + 3, NX, centre.w, centre.z, east, south.w, north.w, below.w, above.w);
-    }
-
-    // trick 3: one 16-byte store; at the end of a row only the points inside the grid are written
-    if (i0 + 3 < NX) {
-      *reinterpret_cast<float4 *>(d_u2 + ind) = r;
-    } else if (i0 < NX) {
-      d_u2[ind] = r.x;
-      if (i0 + 1 < NX) d_u2[ind + 1] = r.y;
-      if (i0 + 2 < NX) d_u2[ind + 2] = r.z;
-    }
-
-    below = centre;
-    centre = above;
-    above = ahead[0];
+    // every load the next step needs is issued first, so all of them are in flight while we work:
+    // plane k+2 of the patch (from memory), plane k+1 of the halo and edge floats (mostly from cache)
+    bool need2 = k + 2 <= kend && k + 2 < NZ, need1 = k + 1 < kend;
 #pragma unroll
-    for (int d = 0; d < AHEAD - 1; d++) ahead[d] = ahead[d + 1];
+    for (int r = 0; r < ROWS; r++) {
+      size_t rind = ind + (size_t)r * JOFF;
+      next[r] = (live && r < nrows && need2) ? load4(d_u1, rind + 2 * KOFF) : zero;
+      edge_next[r] = (has_edge && r < nrows && need1) ? d_u1[rind + KOFF + edge_off] : 0.0f;
+    }
+    float4 south_next = (has_south && need1) ? load4(d_u1, ind - JOFF + KOFF) : zero;
+    float4 north_next = (has_north && need1) ? load4(d_u1, ind + ROWS * JOFF + KOFF) : zero;
+
+    bool inner_plane = k > 0 && k < NZ - 1;
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      // trick 2: i-1 of the first point and i+1 of the last come from the neighbouring lanes
+      float west = __shfl_up_sync(FULL, centre[r].w, 1);
+      float east = __shfl_down_sync(FULL, centre[r].x, 1);
+      if (lane == 0) west = edge[r];
+      if (lane == 31) east = edge[r];
+      // trick 4: j-1 and j+1 are the patch's own rows, in registers, except at its two ends
+      float4 s = r == 0 ? south : centre[r - 1];
+      float4 n = r == ROWS - 1 ? north : centre[r + 1];
+      int j = j0 + r;
+      float4 res = centre[r]; // boundary rows and planes are copied
+      if (inner_plane && j > 0 && j < NY - 1) {
+        res.x = jacobi_point(i0, NX, centre[r].x, west, centre[r].y, s.x, n.x, below[r].x, above[r].x);
+        res.y = jacobi_point(i0 + 1, NX, centre[r].y, centre[r].x, centre[r].z, s.y, n.y, below[r].y, above[r].y);
+        res.z = jacobi_point(i0 + 2, NX, centre[r].z, centre[r].y, centre[r].w, s.z, n.z, below[r].z, above[r].z);
+        res.w = jacobi_point(i0 + 3, NX, centre[r].w, centre[r].z, east, s.w, n.w, below[r].w, above[r].w);
+      }
+
+      // trick 3: one 16-byte store; at the end of a row only the points inside the grid are written
+      if (r < nrows) {
+        size_t rind = ind + (size_t)r * JOFF;
+        if (i0 + 3 < NX) {
+          *reinterpret_cast<float4 *>(d_u2 + rind) = res;
+        } else if (i0 < NX) {
+          d_u2[rind] = res.x;
+          if (i0 + 1 < NX) d_u2[rind + 1] = res.y;
+          if (i0 + 2 < NX) d_u2[rind + 2] = res.z;
+        }
+      }
+    }
+
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      below[r] = centre[r];
+      centre[r] = above[r];
+      above[r] = next[r];
+      edge[r] = edge_next[r];
+    }
+    south = south_next;
+    north = north_next;
   }
 }
 
@@ -146,20 +187,25 @@ static void launch_laplace3d_fast(void *p) {
 static void set_block(laplace_launch *a, int bx, int by, int kchunk) {
   a->kchunk = kchunk;
   a->block = dim3(bx, by);
-  // bx threads cover 4 * bx floats of a row, rounded up; kchunk planes a block in k
-  a->grid = dim3((a->pitch / 4 + bx - 1) / bx, (a->NY + by - 1) / by, (a->NZ + kchunk - 1) / kchunk);
+  // bx threads cover 4 * bx floats of a row, by threads ROWS * by rows, rounded up; kchunk planes in k.
+  // trick 5: blocks start in order of x, then y, then z, so the chunk (z) varies slowest: the resident
+  // blocks cover whole planes of one or a few chunks and move up through k together
+  a->grid = dim3((a->pitch / 4 + bx - 1) / bx, (a->NY + ROWS * by - 1) / (ROWS * by), (a->NZ + kchunk - 1) / kchunk);
 }
 
 // time every BLOCK_X x BLOCK_Y x KCHUNK in a table; returns the fastest in *bx, *by, *kchunk
-static void sweep_blocks(laplace_launch *a, double bytes, double copy, int reps, int *bx, int *by, int *kchunk) {
-  static const int xs[] = {32, 64, 128, 256}, ys[] = {1, 2, 4, 8, 16}, ks[] = {8, 16, 32, 64, 128, 256, 65535};
+// (blocks of more than maxthreads threads cannot launch at this kernel's register count, and are left out)
+static void sweep_blocks(laplace_launch *a, double bytes, double copy, int reps, int maxthreads, int *bx, int *by,
+                         int *kchunk) {
+  static const int xs[] = {32, 64, 128, 256}, ys[] = {1, 2, 4, 8, 16};
+  static const int ks[] = {4, 8, 12, 16, 24, 32, 48, 64, 128, 65535};
   float best = 0.0f;
   printf("block sweep, GPU_laplace3d_fast (one iteration, median of %d):\n", reps);
   printf("  %-9s %7s %10s %9s %7s\n", "block", "kchunk", "ms", "GB/s", "%copy");
   for (int x = 0; x < 4; x++) {
     for (int y = 0; y < 5; y++) {
-      if (xs[x] * ys[y] > 1024) continue;
-      for (int c = 0; c < 7; c++) {
+      if (xs[x] * ys[y] > maxthreads) continue;
+      for (int c = 0; c < 10; c++) {
         if (c > 0 && ks[c - 1] >= a->NZ) break;
         int kc = ks[c] < a->NZ ? ks[c] : a->NZ; // the last entry: one chunk, the whole column
         set_block(a, xs[x], ys[y], kc);
@@ -210,6 +256,17 @@ int main(int argc, char **argv) {
   int pitch = (NX + 31) / 32 * 32; // trick 3: every row starts on a 128-byte boundary
 
   findCudaDevice(argc, argv);
+  // tricks 4 and 6: the register count decides the largest block that launches (MAX_THREADS or fewer)
+  cudaFuncAttributes attr;
+  checkCudaErrors(cudaFuncGetAttributes(&attr, GPU_laplace3d_fast));
+  printf("GPU_laplace3d_fast: %d rows a thread, %d registers, blocks of at most %d threads\n", ROWS, attr.numRegs,
+         attr.maxThreadsPerBlock);
+  if (bx * by > attr.maxThreadsPerBlock) {
+    char msg[ARG_MSG_LEN];
+    snprintf(msg, sizeof(msg), "a %dx%d block: at %d registers a thread the kernel launches at most %d threads a block",
+             bx, by, attr.numRegs, attr.maxThreadsPerBlock);
+    args_fail(msg);
+  }
   size_t npoints = (size_t)NX * NY * NZ;
   size_t bytes = npoints * sizeof(float);
   size_t dbytes = (size_t)pitch * NY * NZ * sizeof(float);
@@ -264,7 +321,7 @@ int main(int argc, char **argv) {
   double moved = 8.0 * (double)npoints; // one read and one write of each point per iteration
   double copy = 0.0;
   if (bench || sweep) copy = copy_GBps(bytes, reps); // the 100 % line, measured in this run
-  if (sweep) sweep_blocks(&a, moved, copy, reps, &bx, &by, &kchunk);
+  if (sweep) sweep_blocks(&a, moved, copy, reps, attr.maxThreadsPerBlock, &bx, &by, &kchunk);
 
   // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
   checkCudaErrors(cudaMemset(d_u2, 0xff, dbytes));
