@@ -5,7 +5,8 @@
 #   PROGS        the programs it builds                  (PROGS = laplace3d laplace3d_new)
 #   prog_SRCS    optional: a program's sources, when not just prog.cu + prog_gold.c
 #   prog_LIBS    optional: libraries for one program    (prac2_LIBS = -lcurand)
-#   GOLD_CFLAGS  optional: extra gcc flags for its gold routines (-fopenmp)
+#   GOLD_CFLAGS  optional: extra gcc flags for its gold routines
+#   GOLD_OPENMP  optional: 1 to run its gold routines on every core with OpenMP, where gcc supports it
 # and then says `include ../common/prac.mk`. Its runs are listed in the file `runs` beside it.
 #
 # Variables a user can set on the command line:
@@ -62,6 +63,17 @@ ifneq ($(SM_OLD),)
 endif
 ifeq ($(filter sm_%,$(ARCH)),)
   $(error ARCH=$(ARCH) is not of the form sm_NN, for example ARCH=sm_90)
+endif
+
+# ---- OpenMP for the gold routines ------------------------------------------------------------------
+# Compiled with -fopenmp when gcc supports it, and every program linked with the OpenMP runtime;
+# without it the same C runs on one core (the #pragma omp lines are then ignored).
+ifeq ($(GOLD_OPENMP),1)
+  HAVE_OPENMP := $(shell echo 'int main(void){return 0;}' | gcc -fopenmp -x c - -o /dev/null 2>/dev/null && echo 1)
+  ifeq ($(HAVE_OPENMP),1)
+    GOLD_CFLAGS += -fopenmp
+    LDLIBS += -Xcompiler -fopenmp
+  endif
 endif
 
 # ---- flags ----------------------------------------------------------------------------------------
