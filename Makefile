@@ -12,23 +12,28 @@ ifeq ($(origin ARCH),undefined)
   ARCH := sm_$(if $(LOCAL_CC),$(LOCAL_CC),90)
 endif
 export ARCH
+# REQUIRE_GPU=1: every SKIP becomes a FAIL (see common/gpu_policy.h and common/run_checks.sh)
+export REQUIRE_GPU
 
-.PHONY: all $(PRACS) check bench sanitize profile test doctor clean help
+.PHONY: all $(PRACS) exercises check bench sanitize profile test doctor clean help
 
 all: $(PRACS)
 $(PRACS):
 	@$(MAKE) --no-print-directory -C $@
 
+# the starting files of every practical's exercises (make all builds them too)
+exercises:
+	@for p in $(PRACS); do $(MAKE) --no-print-directory -C $$p exercises || exit 1; done
+
 # every program against its gold: one verdict line each, then "N passed, N failed, N skipped"
 check: all
 	@common/run_checks.sh check $(RUNS)
 
-# the timed runs; their BENCH lines, with `make doctor`'s report, become docs/results.md
+# the timed runs; their BENCH lines, with `make doctor`'s report, become docs/results.md -- but only when
+# the run measured something and nothing failed: a machine without a GPU (every run a SKIP) or a failed
+# run leaves the published page as it was (common/bench_results.sh)
 bench: all
-	@rm -f bench.log; common/doctor.sh > doctor.log 2>&1 || true
-	@LOG=bench.log common/run_checks.sh bench $(RUNS) | tee bench.summary; \
-	  status=$$?; python3 common/results.py doctor.log bench.log > docs/results.md && \
-	  echo "wrote docs/results.md"; exit $$status
+	@common/bench_results.sh $(RUNS)
 
 sanitize: all
 	@common/run_checks.sh sanitize $(RUNS)
@@ -57,4 +62,5 @@ help:
 	@echo "make profile      the profile runs (Nsight Compute), where a practical has them"
 	@echo "make doctor       toolkit, driver, host compiler and GPU: what this machine has"
 	@echo "make clean        remove what the build made"
-	@echo "Options: ARCH=sm_90 (now $(ARCH)), SMS=\"80 86 90\", DEBUG=1, NVCCFLAGS=..., EXTRA_NVCCFLAGS=..."
+	@echo "Options: ARCH=sm_90 (now $(ARCH)), SMS=\"80 86 90\", DEBUG=1, REQUIRE_GPU=1 (a SKIP is a FAIL),"
+	@echo "         NVCCFLAGS=..., EXTRA_NVCCFLAGS=..."

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,19 @@ static inline int args_device(int argc, char **argv) {
   return device;
 }
 
+/* 1 when the command line gave -name (or -name=...): a program tells a size the user chose from its
+ * default this way (too big for the GPU: bad input for the first, a SKIP for the second). */
+static inline int args_given(int argc, char **argv, const char *name) {
+  size_t nlen = strlen(name);
+  for (int a = 1; a < argc; a++) {
+    const char *p = argv[a];
+    if (p[0] != '-') continue;
+    p += (p[1] == '-') ? 2 : 1;
+    if (strncmp(p, name, nlen) == 0 && (p[nlen] == '\0' || p[nlen] == '=')) return 1;
+  }
+  return 0;
+}
+
 static inline void args_usage(const char *prog, const arg_spec *specs, int nspecs) {
   printf("usage: %s [options]\n", prog);
   for (int s = 0; s < nspecs; s++) {
@@ -224,9 +238,15 @@ static inline void args_parse_or_exit(int argc, char **argv, const arg_spec *spe
   }
 }
 
-/* For checks that need more than one option (for example nx*ny*nz too large): one line, exit 1. */
-static inline void args_fail(const char *msg) {
-  printf("RESULT: FAIL (bad input: %s)\n", msg);
+/* For checks that need more than one option (for example nx*ny*nz too large): one line, exit 1.
+ *   args_fail("a %dx%d block has %d threads, more than 1024", bx, by, bx * by);   (printf's format) */
+static inline void args_fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  printf("RESULT: FAIL (bad input: ");
+  vprintf(fmt, ap);
+  printf(")\n");
+  va_end(ap);
   exit(1);
 }
 

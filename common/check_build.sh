@@ -7,10 +7,12 @@
 set -u
 passed=0 failed=0
 for dir in "$@"; do
-  allowed=$(cat "$dir"/*.cu "$dir"/*.h 2>/dev/null | sed -n 's|.*// ptxas-spills-expected: *\([A-Za-z_0-9]*\).*|\1|p')
-  for log in "$dir"/.obj/*.log; do
+  allowed=$(find "$dir" -name '*.cu' -o -name '*.cuh' -o -name '*.h' | xargs cat 2>/dev/null |
+    sed -n 's|.*// ptxas-spills-expected: *\([A-Za-z_0-9]*\).*|\1|p')
+  while read -r log; do
     [ -f "$log" ] || continue
-    src=$(basename "$log" .log)
+    src=${log#"$dir"/.obj/}
+    src=${src%.log}
     problems=''
     warnings=$(grep -i 'warning' "$log")
     [ -n "$warnings" ] && problems="warnings"
@@ -32,7 +34,7 @@ for dir in "$@"; do
       [ -n "$warnings" ] && printf '%s\n' "$warnings" | sed -e 's/^/      | /' | head -n 20
       failed=$((failed + 1))
     fi
-  done
+  done < <(find "$dir/.obj" -name '*.log' 2>/dev/null | sort)
 done
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

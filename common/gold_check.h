@@ -19,6 +19,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct {
   size_t n;            /* elements compared */
@@ -155,15 +157,23 @@ static inline int result_fail(const char *fmt, ...) {
   return 1;
 }
 
+/* REQUIRE_GPU=1 in the environment (make check REQUIRE_GPU=1) turns every SKIP into a FAIL, for anyone
+ * who wants `make check` to prove that a GPU really ran every program. */
+static inline int require_gpu_set(void) {
+  const char *v = getenv("REQUIRE_GPU");
+  return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
 static inline int result_skip(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  printf("RESULT: SKIP (");
+  int fail = require_gpu_set();
+  printf(fail ? "RESULT: FAIL (REQUIRE_GPU is set, and this run would have skipped: " : "RESULT: SKIP (");
   vprintf(fmt, ap);
   printf(")\n");
   va_end(ap);
   fflush(stdout);
-  return 2;
+  return fail ? 1 : 2;
 }
 
 /* PASS, or FAIL naming what disagreed and where first. */

@@ -1,18 +1,23 @@
 /*
  * helper_cuda.h -- the workbook's own error checking and device selection (CUDA 13).
  *
- *   checkCudaErrors(x)     x is a cudaError_t, cublasStatus_t, cufftResult, curandStatus_t or
- *                          cusparseStatus_t; anything but success prints file:line, the code's name
- *                          and the expression, then "RESULT: FAIL (...)", and exits 1.
+ *   checkCudaErrors(x)     x is a cudaError_t (or a library status: include helper_curand.h, helper_cublas.h,
+ *                          helper_cufft.h or helper_cusparse.h for the library the program uses); anything
+ *                          but success prints file:line, the code's name and the expression, then
+ *                          "RESULT: FAIL (...)", and exits 1.
  *   getLastCudaError(msg)  after every kernel launch: catches launch errors (a bad configuration);
  *                          built with DEBUG=1 (-DCUDA_DEBUG_SYNC) it also synchronises, so that a fault
  *                          inside the kernel is reported at the launch that caused it.
  *   findCudaDevice(argc, argv)
  *                          picks the GPU (-device=N), prints one line about it and returns its number.
- *                          With no usable GPU it prints "RESULT: SKIP (no CUDA device: ...)" and exits 2.
+ *                          No driver or no GPU: "RESULT: SKIP (no CUDA device: ...)", exit 2; a driver too
+ *                          old for this toolkit: "RESULT: FAIL (...)" naming the fix, exit 1.
+ *   device_memory_check(bytes, what, user_sized)
+ *                          a run that does not fit in free device memory: FAIL (bad input) when the user
+ *                          chose the size, SKIP when it is the program's default (see gpu_policy.h).
  *
- * All the library headers are included here, so the order of #includes in a program never matters.
- * Only their status enums are used: nothing here needs the libraries at link time.
+ * From a .c file compiled by gcc this header gives only the plain C parts: args.h, gold_check.h and
+ * gpu_policy.h (verdicts, options, the SKIP/FAIL rules).
  */
 #ifndef HELPER_CUDA_H
 #define HELPER_CUDA_H
@@ -20,101 +25,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cublas_api.h>
-#include <cuda_runtime.h>
-#include <cufft.h>
-#include <curand.h>
-#include <cusparse.h>
-
 #include "args.h"
 #include "gold_check.h"
+#include "gpu_policy.h"
 
-/* ---- names of status codes --------------------------------------------------------------- */
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
 
+/* The name of a status code. The libraries' overloads live in helper_<library>.h; the template below finds
+ * them when it is instantiated, wherever they were included. */
 static inline const char *cudaStatusName(cudaError_t e) { return cudaGetErrorName(e); }
 
-#define HELPER_CASE(c) \
-  case c:              \
-    return #c
-
-static inline const char *cudaStatusName(cublasStatus_t s) {
-  switch (s) {
-    HELPER_CASE(CUBLAS_STATUS_SUCCESS);
-    HELPER_CASE(CUBLAS_STATUS_NOT_INITIALIZED);
-    HELPER_CASE(CUBLAS_STATUS_ALLOC_FAILED);
-    HELPER_CASE(CUBLAS_STATUS_INVALID_VALUE);
-    HELPER_CASE(CUBLAS_STATUS_ARCH_MISMATCH);
-    HELPER_CASE(CUBLAS_STATUS_MAPPING_ERROR);
-    HELPER_CASE(CUBLAS_STATUS_EXECUTION_FAILED);
-    HELPER_CASE(CUBLAS_STATUS_INTERNAL_ERROR);
-    HELPER_CASE(CUBLAS_STATUS_NOT_SUPPORTED);
-    HELPER_CASE(CUBLAS_STATUS_LICENSE_ERROR);
+/* The hint that goes with an error, where there is one worth giving. */
+static inline const char *cudaErrorHint(cudaError_t e) {
+  switch (e) {
+  case cudaErrorNoKernelImageForDevice:
+  case cudaErrorInvalidKernelImage:
+  case cudaErrorUnsupportedPtxVersion:
+    return ": this binary has no code for this GPU; rebuild for it with make ARCH=sm_XY (make doctor prints XY)";
+  case cudaErrorInsufficientDriver:
+    return ": the driver is older than this CUDA toolkit; install a newer driver";
+  default:
+    return "";
   }
-  return "unknown cublasStatus_t";
 }
-
-static inline const char *cudaStatusName(cufftResult s) {
-  switch (s) {
-    HELPER_CASE(CUFFT_SUCCESS);
-    HELPER_CASE(CUFFT_INVALID_PLAN);
-    HELPER_CASE(CUFFT_ALLOC_FAILED);
-    HELPER_CASE(CUFFT_INVALID_TYPE);
-    HELPER_CASE(CUFFT_INVALID_VALUE);
-    HELPER_CASE(CUFFT_INTERNAL_ERROR);
-    HELPER_CASE(CUFFT_EXEC_FAILED);
-    HELPER_CASE(CUFFT_SETUP_FAILED);
-    HELPER_CASE(CUFFT_INVALID_SIZE);
-    HELPER_CASE(CUFFT_UNALIGNED_DATA);
-    HELPER_CASE(CUFFT_INVALID_DEVICE);
-    HELPER_CASE(CUFFT_NO_WORKSPACE);
-    HELPER_CASE(CUFFT_NOT_IMPLEMENTED);
-    HELPER_CASE(CUFFT_NOT_SUPPORTED);
-    HELPER_CASE(CUFFT_MISSING_DEPENDENCY);
-    HELPER_CASE(CUFFT_NVRTC_FAILURE);
-    HELPER_CASE(CUFFT_NVJITLINK_FAILURE);
-    HELPER_CASE(CUFFT_NVSHMEM_FAILURE);
-  }
-  return "unknown cufftResult";
-}
-
-static inline const char *cudaStatusName(curandStatus_t s) {
-  switch (s) {
-    HELPER_CASE(CURAND_STATUS_SUCCESS);
-    HELPER_CASE(CURAND_STATUS_VERSION_MISMATCH);
-    HELPER_CASE(CURAND_STATUS_NOT_INITIALIZED);
-    HELPER_CASE(CURAND_STATUS_ALLOCATION_FAILED);
-    HELPER_CASE(CURAND_STATUS_TYPE_ERROR);
-    HELPER_CASE(CURAND_STATUS_OUT_OF_RANGE);
-    HELPER_CASE(CURAND_STATUS_LENGTH_NOT_MULTIPLE);
-    HELPER_CASE(CURAND_STATUS_DOUBLE_PRECISION_REQUIRED);
-    HELPER_CASE(CURAND_STATUS_LAUNCH_FAILURE);
-    HELPER_CASE(CURAND_STATUS_PREEXISTING_FAILURE);
-    HELPER_CASE(CURAND_STATUS_INITIALIZATION_FAILED);
-    HELPER_CASE(CURAND_STATUS_ARCH_MISMATCH);
-    HELPER_CASE(CURAND_STATUS_INTERNAL_ERROR);
-  }
-  return "unknown curandStatus_t";
-}
-
-static inline const char *cudaStatusName(cusparseStatus_t s) {
-  switch (s) {
-    HELPER_CASE(CUSPARSE_STATUS_SUCCESS);
-    HELPER_CASE(CUSPARSE_STATUS_NOT_INITIALIZED);
-    HELPER_CASE(CUSPARSE_STATUS_ALLOC_FAILED);
-    HELPER_CASE(CUSPARSE_STATUS_INVALID_VALUE);
-    HELPER_CASE(CUSPARSE_STATUS_ARCH_MISMATCH);
-    HELPER_CASE(CUSPARSE_STATUS_MAPPING_ERROR);
-    HELPER_CASE(CUSPARSE_STATUS_EXECUTION_FAILED);
-    HELPER_CASE(CUSPARSE_STATUS_INTERNAL_ERROR);
-    HELPER_CASE(CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED);
-    HELPER_CASE(CUSPARSE_STATUS_ZERO_PIVOT);
-    HELPER_CASE(CUSPARSE_STATUS_NOT_SUPPORTED);
-    HELPER_CASE(CUSPARSE_STATUS_INSUFFICIENT_RESOURCES);
-  }
-  return "unknown cusparseStatus_t";
-}
-
-#undef HELPER_CASE
+template <typename Status> static inline const char *cudaErrorHint(Status) { return ""; }
 
 /* ---- checks -------------------------------------------------------------------------------- */
 
@@ -124,7 +59,7 @@ static inline void helper_check(Status s, const char *expr, const char *file, in
   if (s == (Status)0) return;
   fflush(stdout); /* keep what the program printed before the error in order */
   fprintf(stderr, "CUDA error at %s:%d code=%d(%s) \"%s\"\n", file, line, (int)s, cudaStatusName(s), expr);
-  printf("RESULT: FAIL (%s at %s:%d)\n", cudaStatusName(s), file, line);
+  printf("RESULT: FAIL (%s at %s:%d%s)\n", cudaStatusName(s), file, line, cudaErrorHint(s));
   exit(1);
 }
 
@@ -138,7 +73,7 @@ static inline void helper_last_error(const char *msg, const char *file, int line
   if (e == cudaSuccess) return;
   fflush(stdout);
   fprintf(stderr, "%s:%d: %s: %s (%s)\n", file, line, msg, cudaGetErrorString(e), cudaGetErrorName(e));
-  printf("RESULT: FAIL (%s: %s)\n", msg, cudaGetErrorString(e));
+  printf("RESULT: FAIL (%s: %s%s)\n", msg, cudaGetErrorString(e), cudaErrorHint(e));
   exit(1);
 }
 
@@ -146,18 +81,16 @@ static inline void helper_last_error(const char *msg, const char *file, int line
 
 /* ---- device selection ---------------------------------------------------------------------- */
 
-/* An empty kernel: if the runtime cannot find machine code or PTX for this GPU in the binary, asking
- * for its attributes fails, and we can say "rebuild for this GPU" before anything else goes wrong. */
-static __global__ void helper_probe_kernel(void) {}
-
 static inline int findCudaDevice(int argc, char **argv) {
-  int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess || count == 0) {
-    printf("RESULT: SKIP (no CUDA device: %s)\n",
-           e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports no GPU");
-    exit(2);
-  }
+  int driver = 0, runtime = 0, count = 0;
+  char msg[320];
+  checkCudaErrors(cudaDriverGetVersion(&driver)); /* 0, and no error, when no driver is installed */
+  checkCudaErrors(cudaRuntimeGetVersion(&runtime));
+  cudaError_t e = driver ? cudaGetDeviceCount(&count) : cudaErrorNoDevice;
+  int verdict = gpu_probe_verdict(driver, runtime, e == cudaSuccess, count, cudaGetErrorString(e), msg, sizeof(msg));
+  if (verdict == GPU_SKIP) exit(result_skip("%s", msg));
+  if (verdict == GPU_FAIL) exit(result_fail("%s", msg));
+
   int dev = args_device(argc, argv);
   if (dev >= count) {
     printf("RESULT: FAIL (bad input: -device=%d, but there %s only %d GPU%s, numbered from 0)\n", dev,
@@ -168,21 +101,11 @@ static inline int findCudaDevice(int argc, char **argv) {
 
   cudaDeviceProp prop;
   checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
-  if (prop.major * 10 + prop.minor < 75) {
-    printf("RESULT: SKIP (GPU %d \"%s\" has compute capability %d.%d; CUDA 13 needs 7.5 or newer)\n", dev, prop.name,
-           prop.major, prop.minor);
-    exit(2);
-  }
+  if (prop.major * 10 + prop.minor < 75)
+    exit(result_skip("GPU %d \"%s\" has compute capability %d.%d; CUDA 13 needs 7.5 or newer", dev, prop.name,
+                     prop.major, prop.minor));
   printf("GPU Device %d: \"%s\" with compute capability %d.%d, %d SMs, %.1f GiB\n", dev, prop.name, prop.major,
          prop.minor, prop.multiProcessorCount, (double)prop.totalGlobalMem / (1 << 30));
-
-  struct cudaFuncAttributes attr;
-  e = cudaFuncGetAttributes(&attr, helper_probe_kernel);
-  if (e != cudaSuccess) {
-    printf("RESULT: FAIL (this binary has no code for compute capability %d.%d: rebuild with make ARCH=sm_%d%d)\n",
-           prop.major, prop.minor, prop.major, prop.minor);
-    exit(1);
-  }
   fflush(stdout);
   return dev;
 }
@@ -196,15 +119,29 @@ static inline double peak_bandwidth_GBps(int dev) {
   return 2.0 * (double)mem_clock_kHz * 1e3 * (bus_bits / 8.0) / 1e9;
 }
 
-/* Bad input that only the device can judge (an array larger than its memory): one line, exit 1. */
-static inline void require_device_memory(size_t bytes, const char *what) {
+/* Device memory this program may use: free memory, lowered by WORKBOOK_DEVICE_MEM_MIB when it is set. */
+static inline size_t device_usable_bytes(void) {
   size_t free_b = 0, total_b = 0;
   checkCudaErrors(cudaMemGetInfo(&free_b, &total_b));
-  if (bytes > free_b) {
-    printf("RESULT: FAIL (bad input: %s needs %.2f GiB of device memory, but only %.2f GiB is free)\n", what,
-           (double)bytes / (1 << 30), (double)free_b / (1 << 30));
-    exit(1);
-  }
+  return gpu_usable_bytes(free_b, gpu_memory_cap_bytes());
 }
+
+/* Before allocating: a run that does not fit is bad input when the user chose its size (FAIL, one line,
+ * exit 1) and a SKIP when it is the program's default size (exit 2). Returns only when it fits. */
+static inline void device_memory_check(size_t bytes, const char *what, int user_sized) {
+  char msg[320];
+  int verdict = gpu_memory_verdict(bytes, device_usable_bytes(), user_sized, what, msg, sizeof(msg));
+  if (verdict == GPU_SKIP) exit(result_skip("%s", msg));
+  if (verdict == GPU_FAIL) exit(result_fail("%s", msg));
+}
+
+/* The size of the L2 cache in bytes: bandwidth tests use arrays of at least 4 times this. */
+static inline size_t l2_cache_bytes(int dev) {
+  int l2 = 0;
+  checkCudaErrors(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+  return (size_t)l2;
+}
+
+#endif /* __CUDACC__ */
 
 #endif /* HELPER_CUDA_H */

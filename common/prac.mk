@@ -3,8 +3,17 @@
 # A practical's Makefile sets
 #   PRAC         its number, for the targets' messages   (PRAC = 3)
 #   PROGS        the programs it builds                  (PROGS = laplace3d laplace3d_new)
-#   prog_SRCS    optional: a program's sources, when not just prog.cu + prog_gold.c
+#   EXERCISES    optional: starting files a learner completes, built by `make exercises` and `make`
+#                (EXERCISES = exercises/laplace3d_new: from exercises/laplace3d_new.cu + laplace3d_gold.c)
+#   prog_SRCS    optional: a program's sources, when not just prog.cu + prog_gold.c; .cu files go to nvcc,
+#                .c files to gcc, and a static library built here (libx.a, see LIBRARIES) is linked as it is
+#   prog_NVCCFLAGS  optional: nvcc flags for this program alone, such as a -D set of a ladder's step
+#                (reduction_step3_NVCCFLAGS = -DSTEP=3); its objects then go to .obj/prog/, its own
 #   prog_LIBS    optional: libraries for one program    (prac2_LIBS = -lcurand)
+#   prog_LINKER  optional: gcc to link with gcc (a C main with CUDA objects or a CUDA static library; the
+#                CUDA runtime is then named explicitly), else nvcc links
+#   LIBRARIES    optional: static libraries to build with `nvcc -lib` (LIBRARIES = libprac6.a), each from
+#                libx_SRCS (libprac6_SRCS = prac6.cu)
 #   GOLD_CFLAGS  optional: extra gcc flags for its gold routines
 #   GOLD_OPENMP  optional: 1 to run its gold routines on every core with OpenMP, where gcc supports it
 # and then says `include ../common/prac.mk`. Its runs are listed in the file `runs` beside it.
@@ -13,6 +22,7 @@
 #   ARCH=sm_90         one target (default: the local GPU's compute capability, else sm_90)
 #   SMS="80 86 90"     several targets in one binary, with PTX for the highest (overrides ARCH)
 #   DEBUG=1            device debug code (-G) and synchronising error checks
+#   REQUIRE_GPU=1      every SKIP becomes a FAIL (make check proves that a GPU ran)
 #   NVCC, NVCCFLAGS, EXTRA_NVCCFLAGS, HOST_COMPILER, CUDA_HOME / CUDA_PATH
 
 SHELL := /bin/bash
@@ -77,49 +87,94 @@ ifeq ($(GOLD_OPENMP),1)
 endif
 
 # ---- flags ----------------------------------------------------------------------------------------
-# The course's defaults: optimise, keep line numbers for the profilers, and print ptxas's register,
-# shared-memory and spill report for every kernel on every build.
-NVCCFLAGS ?= -O3 -lineinfo --ptxas-options=-v -std=c++17
+# The course's defaults: optimise, and keep line numbers for the profilers. ptxas's register, shared-memory
+# and spill report for every kernel is always on (PTXAS_REPORT): `make test` reads it for spills, so a
+# NVCCFLAGS of your own cannot turn it off.
+NVCCFLAGS ?= -O3 -lineinfo -std=c++17
+PTXAS_REPORT := --ptxas-options=-v
 ifeq ($(DEBUG),1)
   NVCCFLAGS := $(filter-out -lineinfo,$(NVCCFLAGS)) -G -DCUDA_DEBUG_SYNC
 endif
-ALL_NVCCFLAGS := $(GENCODE) $(NVCCFLAGS) $(EXTRA_NVCCFLAGS) -ccbin $(HOST_COMPILER) -I$(COMMON_DIR) \
-                 -Xcompiler -Wall,-Wextra
-CFLAGS := -O2 -std=c11 -Wall -Wextra -I$(COMMON_DIR) $(GOLD_CFLAGS)
+ALL_NVCCFLAGS := $(GENCODE) $(NVCCFLAGS) $(PTXAS_REPORT) $(EXTRA_NVCCFLAGS) -ccbin $(HOST_COMPILER) \
+                 -I. -I$(COMMON_DIR) -Xcompiler -Wall,-Wextra
+CFLAGS := -O2 -std=c11 -Wall -Wextra -I. -I$(COMMON_DIR) $(GOLD_CFLAGS)
 LDLIBS ?=
+export REQUIRE_GPU
 
-# Rebuild everything when the flags change (make ARCH=sm_80 after a default build, say).
-FLAGS_TEXT := $(NVCC) $(ALL_NVCCFLAGS) | $(CC) $(CFLAGS) | $(LDLIBS)
+# the CUDA runtime, for programs that gcc links (prog_LINKER = gcc): nvcc adds these itself
+CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_ROOT)/targets/x86_64-linux/lib $(CUDA_ROOT)/lib64 $(CUDA_ROOT)/lib))
+CUDA_LDFLAGS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart -lstdc++ -lm
+
+# Rebuild everything when the flags change (make ARCH=sm_80 after a default build, say). The stamp is
+# written by a recipe, so `make -n` leaves it alone, and only when its text changes, so that an unchanged
+# build stays up to date. Quotes in the flags are escaped for the shell.
+FLAGS_TEXT := $(NVCC) $(ALL_NVCCFLAGS) | $(CC) $(CFLAGS) | $(LDLIBS) | \
+              $(foreach p,$(PROGS) $(EXERCISES),$(p): $($(p)_NVCCFLAGS) $($(p)_LINKER);)
 FLAGS_STAMP := $(OBJDIR)/flags
-$(shell mkdir -p $(OBJDIR); echo '$(FLAGS_TEXT)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_TEXT)' > $(FLAGS_STAMP))
+shell_quote = '$(subst ','\'',$(1))'
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(call shell_quote,$(FLAGS_TEXT)) | cmp -s - $@ || printf '%s\n' $(call shell_quote,$(FLAGS_TEXT)) > $@
+.PHONY: FORCE
+FORCE:
 
 # ---- building --------------------------------------------------------------------------------------
 .DEFAULT_GOAL := all
-all: $(PROGS)
+all: $(PROGS) $(EXERCISES)
+exercises: $(EXERCISES)
 # `make pracN` builds the whole practical; a program may itself be called pracN (prac2), so its own link
-# rule stays the only recipe and the rest are added as prerequisites
+# rule stays the only recipe, the rest are added as prerequisites, and it is not phony (no relink each time)
 prac$(PRAC): $(filter-out prac$(PRAC),$(PROGS))
-.PHONY: all prac$(PRAC) check run bench sanitize profile bad clean help
+.PHONY: all exercises $(filter-out $(PROGS),prac$(PRAC)) check run bench sanitize profile bad clean help
 
-# Each program: its objects, linked by nvcc. Objects are named after their source (.obj/x.cu.o).
-define PROG_RULES
-$(1)_SRCS ?= $(1).cu $(wildcard $(1)_gold.c)
-$(1): $$(patsubst %,$(OBJDIR)/%.o,$$($(1)_SRCS)) $(MAKEFILE_DEPS)
-	$$(NVCC) $$(GENCODE) -ccbin $$(HOST_COMPILER) $$(filter %.o,$$^) -o $$@ $$($(1)_LIBS) $$(LDLIBS)
-endef
-$(foreach p,$(PROGS),$(eval $(call PROG_RULES,$(p))))
-
-# The compiler's messages (ptxas's report included) go to the terminal and to .obj/x.cu.log, which
+# The compiler's messages (ptxas's report included) go to the terminal and to .obj/.../x.cu.log, which
 # `make test` reads for warnings and register spills.
+CU_COMPILE = $(NVCC) $(ALL_NVCCFLAGS) $(1) -MMD -MP -MF $(@:.o=.d) -c $< -o $@ 2>&1 | tee $(@:.o=.log)
+C_COMPILE = $(CC) $(CFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@ 2>&1 | tee $(@:.o=.log)
+
+# Objects are named after their source (.obj/x.cu.o); a program with flags of its own gets .obj/prog/x.cu.o.
+# A source's object, for program $(1):
+obj_of = $(if $(filter %.a,$(2)),$(2),$(if $(strip $($(1)_NVCCFLAGS)),$(OBJDIR)/$(1)/$(2).o,$(OBJDIR)/$(2).o))
+
+# Each program: its objects, linked by nvcc (or by gcc, prog_LINKER = gcc). The default sources are
+# prog.cu and prog_gold.c; an exercise (exercises/x) uses the finished program's gold, x_gold.c.
+define PROG_RULES
+$(1)_SRCS ?= $(1).cu $(wildcard $(1)_gold.c $(notdir $(1))_gold.c)
+$(1)_OBJS := $$(foreach src,$$($(1)_SRCS),$$(call obj_of,$(1),$$(src)))
+$(1): $$($(1)_OBJS) $(MAKEFILE_DEPS)
+ifeq ($$($(1)_LINKER),gcc)
+	$$(CC) $$(filter %.o %.a,$$^) -o $$@ $$($(1)_LIBS) $$(CUDA_LDFLAGS) $$(filter-out -Xcompiler,$$(LDLIBS))
+else
+	$$(NVCC) $$(GENCODE) -ccbin $$(HOST_COMPILER) $$(filter %.o %.a,$$^) -o $$@ $$($(1)_LIBS) $$(LDLIBS)
+endif
+ifneq ($$(strip $$($(1)_NVCCFLAGS)),)
+$$(filter %.cu.o,$$($(1)_OBJS)): $(OBJDIR)/$(1)/%.cu.o: %.cu $(MAKEFILE_DEPS) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$$(call CU_COMPILE,$$($(1)_NVCCFLAGS))
+$$(filter %.c.o,$$($(1)_OBJS)): $(OBJDIR)/$(1)/%.c.o: %.c $(MAKEFILE_DEPS) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$$(C_COMPILE)
+endif
+endef
+$(foreach p,$(PROGS) $(EXERCISES),$(eval $(call PROG_RULES,$(p))))
+
+# Static libraries (prac6's lesson): nvcc -lib archives the objects of libx_SRCS.
+define LIB_RULES
+$(1)_OBJS := $$(patsubst %,$(OBJDIR)/%.o,$$($(1:.a=)_SRCS))
+$(1): $$($(1)_OBJS) $(MAKEFILE_DEPS)
+	$$(NVCC) $$(GENCODE) -lib $$(filter %.o,$$^) -o $$@
+endef
+$(foreach l,$(LIBRARIES),$(eval $(call LIB_RULES,$(l))))
+
 $(OBJDIR)/%.cu.o: %.cu $(MAKEFILE_DEPS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@ 2>&1 | tee $(@:.o=.log)
+	$(call CU_COMPILE,)
 
 $(OBJDIR)/%.c.o: %.c $(MAKEFILE_DEPS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@ 2>&1 | tee $(@:.o=.log)
+	$(C_COMPILE)
 
--include $(wildcard $(OBJDIR)/*.d)
+-include $(shell find $(OBJDIR) -name '*.d' 2>/dev/null)
 
 # ---- running ---------------------------------------------------------------------------------------
 RUN_CHECKS := $(COMMON_DIR)/run_checks.sh
@@ -143,17 +198,18 @@ run: $(PROGS)
 	@for p in $(PROGS); do echo "== ./$$p"; ./$$p; echo "(exit code $$?)"; done
 
 clean:
-	rm -rf $(OBJDIR) $(PROGS)
+	rm -rf $(OBJDIR) $(PROGS) $(EXERCISES) $(LIBRARIES)
 
 help:
-	@echo "make / make prac$(PRAC)  build: $(PROGS)"
+	@echo "make / make prac$(PRAC)  build: $(PROGS) $(EXERCISES)"
+	@$(if $(EXERCISES),echo "make exercises       build the starting files: $(EXERCISES)")
 	@echo "make check           run each program against its gold (the 'check' lines of ./runs)"
 	@echo "make run             run each program once with its defaults, showing everything it prints"
 	@echo "make bench           the timed runs ('bench' lines), BENCH lines and verdicts"
 	@echo "make sanitize        the 'sanitize' runs under compute-sanitizer"
 	@echo "make profile         the 'profile' runs (Nsight Compute / Systems)"
 	@echo "make clean           remove binaries and objects"
-	@echo "ARCH=$(ARCH)  SMS=$(SMS)  DEBUG=$(DEBUG)  CUDA_ROOT=$(CUDA_ROOT)"
+	@echo "ARCH=$(ARCH)  SMS=$(SMS)  DEBUG=$(DEBUG)  REQUIRE_GPU=$(REQUIRE_GPU)  CUDA_ROOT=$(CUDA_ROOT)"
 
 # for tests/Makefile, which compiles this practical's gold routines with the same flags
 print-gold-cflags:

@@ -103,7 +103,8 @@ def main():
         for _, g in groups:
             print(table(g))
             print()
-    png = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "results_bandwidth.png")
+    png = os.environ.get("RESULTS_PNG") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "docs", "results_bandwidth.png")
     if plot(rows, png):
         print("![bandwidth as % of copy](results_bandwidth.png)\n")
     print("## Verdicts of the bench runs\n")

@@ -2,16 +2,24 @@
 # run_checks.sh TAG RUNSFILE... -- run the lines of each practical's `runs` file that start with TAG,
 # judge each by its verdict line and exit code, and close with "N passed, N failed, N skipped".
 #
-# A line of a runs file:   TAG [expect=PASS|FAIL] [out=FILE] [timeout=SECONDS] PROGRAM [ARGS...]
-#   TAG      check | bench | sanitize | profile | bad
+# A line of a runs file:
+#   TAG [expect=PASS|FAIL|SKIP] [out=FILE] [timeout=SECONDS] [tool=T] [env=NAME=VALUE]... PROGRAM [ARGS...]
+#   TAG      check | bench | sanitize | profile | bad; blank lines and # comments are ignored, and any
+#            other first word is an error in the runs file (reported with its file and line number)
 #   expect   the verdict the run must end with (default PASS). A run that ends with RESULT: SKIP and
-#            exit code 2 counts as skipped, whatever was expected (no GPU, a tool that is absent).
+#            exit code 2 counts as skipped whatever was expected (no GPU, a tool that is absent), except
+#            that expect=SKIP passes on a SKIP for any reason other than having no GPU.
 #   out      a file of pinned output that the run must reproduce; lines naming the GPU are ignored.
-#   PROGRAM  a program of the practical (run as ./PROGRAM) or a command of the practical's own.
+#   tool     the compute-sanitizer tool for sanitize lines: memcheck (default), racecheck, synccheck,
+#            initcheck
+#   env      a variable set for this run only (env=WORKBOOK_DEVICE_MEM_MIB=64: a GPU with 64 MiB free)
+#   PROGRAM  a program of the practical (run as ./PROGRAM, or ./exercises/x) or a command of its own.
 # Lines tagged `bad` give a program bad input: it must print exactly one line, "RESULT: FAIL (bad
 # input: ...)", and exit 1, with or without a GPU. Lines tagged `sanitize` run under compute-sanitizer.
 #
-# Environment: LOG=FILE appends every run's full output to FILE; VERBOSE=1 shows it as it runs.
+# Environment: LOG=FILE appends every run's full output to FILE; VERBOSE=1 shows it as it runs;
+# REQUIRE_GPU=1 (passed on to every program, which then FAILs instead of skipping) also turns this
+# script's own SKIPs, such as a missing compute-sanitizer, into FAILs.
 set -u
 tag=${1:?usage: run_checks.sh TAG RUNSFILE...}
 shift
@@ -21,7 +29,13 @@ sanitizer=$(command -v compute-sanitizer || true)
 [ -z "$sanitizer" ] && [ -n "${CUDA_HOME:-}" ] && [ -x "$CUDA_HOME/bin/compute-sanitizer" ] && sanitizer=$CUDA_HOME/bin/compute-sanitizer
 [ -z "$sanitizer" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && sanitizer=/usr/local/cuda/bin/compute-sanitizer
 
+require_gpu=0
+case ${REQUIRE_GPU:-} in '' | 0) ;; *) require_gpu=1 ;; esac
+
 report() { # status name detail
+  if [ "$1" = SKIP ] && [ $require_gpu = 1 ]; then
+    set -- FAIL "$2" "REQUIRE_GPU is set, and this would have skipped: $3"
+  fi
   printf '%-5s %s%s\n' "$1" "$2" "${3:+  ($3)}"
   case $1 in
   PASS) passed=$((passed + 1)) ;;
@@ -38,9 +52,22 @@ for runs in "$@"; do
   [ -f "$runs" ] || continue
   dir=$(dirname "$runs")
   prac=$(basename "$(cd "$dir" && pwd)")
+  if [ -s "$runs" ] && [ -n "$(tail -c 1 "$runs")" ]; then
+    report FAIL "$runs:$(wc -l <"$runs" | tr -d ' ')" "the last line has no newline at its end, so it would be lost"
+  fi
+  lineno=0
   while read -r first rest; do
+    lineno=$((lineno + 1))
+    case $first in
+    '' | '#'*) continue ;;
+    check | bench | sanitize | profile | bad) ;;
+    *)
+      report FAIL "$runs:$lineno" "unknown tag '$first': a runs line starts with check, bench, sanitize, profile or bad"
+      continue
+      ;;
+    esac
     [ "$first" = "$tag" ] || continue
-    expect=PASS out='' limit=900 tool=memcheck
+    expect=PASS out='' limit=900 tool=memcheck envs=()
     read -r -a words <<<"$rest"
     while [ ${#words[@]} -gt 0 ]; do
       case ${words[0]} in
@@ -48,12 +75,16 @@ for runs in "$@"; do
       out=*) out=${words[0]#out=} ;;
       timeout=*) limit=${words[0]#timeout=} ;;
       tool=*) tool=${words[0]#tool=} ;;
+      env=*) envs+=("${words[0]#env=}") ;;
       *) break ;;
       esac
       words=("${words[@]:1}")
     done
-    [ ${#words[@]} -gt 0 ] || continue
-    name="$prac/${words[*]}"
+    if [ ${#words[@]} = 0 ]; then
+      report FAIL "$runs:$lineno" "a '$first' line names no program"
+      continue
+    fi
+    name="$prac/${envs[*]:+${envs[*]} }${words[*]}"
     prog=${words[0]}
     [ -x "$dir/$prog" ] && [ "${prog#./}" = "$prog" ] && words[0]=./$prog
     if [ "$tag" = sanitize ]; then
@@ -65,7 +96,7 @@ for runs in "$@"; do
       name="$name  [compute-sanitizer --tool $tool]"
     fi
 
-    output=$(cd "$dir" && timeout "$limit" "${words[@]}" 2>&1 </dev/null)
+    output=$(cd "$dir" && env "${envs[@]}" timeout "$limit" "${words[@]}" 2>&1 </dev/null)
     rc=$?
     [ -n "${LOG:-}" ] && printf '=== %s %s (exit %d)\n%s\n' "$tag" "$name" "$rc" "$output" >>"$LOG"
     [ "${VERBOSE:-0}" = 1 ] && printf '%s\n' "$output" | sed -e 's/^/      | /'
@@ -100,7 +131,11 @@ for runs in "$@"; do
       continue
     fi
     if [ "$verdict" = SKIP ]; then
-      report SKIP "$name" "$why"
+      if [ "$expect" = SKIP ] && [[ $why != "no CUDA device"* ]]; then
+        report PASS "$name" "skips as it should: $why"
+      else
+        report SKIP "$name" "$why"
+      fi
       continue
     fi
     if [ "$verdict" != "$expect" ]; then

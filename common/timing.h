@@ -4,9 +4,9 @@
  * The plain C part (median, host wall clock) is usable from gcc-compiled tests; the CUDA part is
  * compiled only by nvcc.
  *
- *   float ms = time_median_ms(run_kernel, &args, 3, 20);   // 3 warm-up runs, median of 20
- *   double copy = copy_GBps(bytes, 20);                    // the 100 % line for bandwidth
- *   print_bench("1", "vector_add_vec4", "n=25000000", 20, ms, 3.0 * 4 * n, copy, NULL);
+ *   float ms = time_median_ms(run_kernel, &args, 3, 20);     // 3 warm-up runs, median of 20 samples
+ *   bench_ref ref = bench_reference(dev, 3.0 * 4 * n, 20);  // the copy (and the peak): the 100 % lines
+ *   print_bench("1", "vector_add_vec4", "25000000", 20, ms, 3.0 * 4 * n, &ref, NULL);
  *
  * Bandwidth is counted in GB/s with 1 GB = 1e9 bytes, over the fewest bytes the operation must move
  * (each input read once, each output written once).
@@ -43,9 +43,27 @@ static inline double wall_ms(void) {
 typedef void (*timed_fn)(void *arg);
 
 #define TIMING_MAX_REPS 1000
+#define TIMING_MAX_BATCH 1000
+#define TIMING_SHORT_MS 1.0f /* below this, one event pair per launch adds a bias of a few microseconds */
 
-/* Runs fn(arg) `warmup` times untimed, then `reps` times, each between two events on the default
- * stream; returns the median in ms. fn must launch its work on the default stream and check it. */
+/* fn(arg) `batch` times between one pair of events on the default stream: ms per call. */
+static inline float time_batch_ms(timed_fn fn, void *arg, int batch, cudaEvent_t start, cudaEvent_t stop) {
+  float ms = 0.0f;
+  checkCudaErrors(cudaEventRecord(start));
+  for (int b = 0; b < batch; b++) fn(arg);
+  checkCudaErrors(cudaEventRecord(stop));
+  checkCudaErrors(cudaEventSynchronize(stop)); /* the host waits for the GPU: only then is `stop` set */
+  checkCudaErrors(cudaEventElapsedTime(&ms, start, stop));
+  return ms / (float)batch;
+}
+
+/*
+ * Runs fn(arg) `warmup` times untimed, then takes `reps` samples and returns their median, in ms per call.
+ * fn must launch its work on the default stream and check it. A call that takes less than about 1 ms is
+ * launched many times between one pair of events (enough for a sample of about 2 ms, at most 1000), because
+ * recording two events around every launch adds a few microseconds to each (7.8 us instead of 4.5 us for an
+ * 8 MB copy on an H200); longer calls get a pair of events each.
+ */
 static inline float time_median_ms(timed_fn fn, void *arg, int warmup, int reps) {
   float t[TIMING_MAX_REPS];
   if (reps < 1) reps = 1;
@@ -55,13 +73,13 @@ static inline float time_median_ms(timed_fn fn, void *arg, int warmup, int reps)
   checkCudaErrors(cudaEventCreate(&stop));
   for (int r = 0; r < warmup; r++) fn(arg);
   checkCudaErrors(cudaDeviceSynchronize());
-  for (int r = 0; r < reps; r++) {
-    checkCudaErrors(cudaEventRecord(start));
-    fn(arg);
-    checkCudaErrors(cudaEventRecord(stop));
-    checkCudaErrors(cudaEventSynchronize(stop));
-    checkCudaErrors(cudaEventElapsedTime(&t[r], start, stop));
+  int batch = 1;
+  float pilot = time_batch_ms(fn, arg, 1, start, stop);
+  if (pilot < TIMING_SHORT_MS) {
+    float want = 2.0f / (pilot > 1e-4f ? pilot : 1e-4f);
+    batch = want > TIMING_MAX_BATCH ? TIMING_MAX_BATCH : (int)want + 1;
   }
+  for (int r = 0; r < reps; r++) t[r] = time_batch_ms(fn, arg, batch, start, stop);
   checkCudaErrors(cudaEventDestroy(start));
   checkCudaErrors(cudaEventDestroy(stop));
   return median_float(t, reps);
@@ -78,32 +96,101 @@ static inline void timing_copy(void *p) {
   checkCudaErrors(cudaMemcpyAsync(a->dst, a->src, a->bytes, cudaMemcpyDeviceToDevice));
 }
 
-/* Device-to-device copy bandwidth for a buffer of `bytes`: the practical ceiling a memory-bound
- * kernel is measured against. Counts the bytes read plus the bytes written (2 * bytes). */
-static inline double copy_GBps(size_t bytes, int reps) {
+/* What a bandwidth is measured against, in the same run: a device-to-device copy and the DRAM peak. */
+typedef struct {
+  double copy_GBps;  /* bytes read + bytes written by cudaMemcpy, per second */
+  double peak_GBps;  /* from the memory clock and bus width (peak_bandwidth_GBps) */
+  size_t copy_bytes; /* the size of the copied buffer */
+  size_t l2_bytes;   /* the L2 cache: arrays under 4x this are partly served from L2, not DRAM */
+} bench_ref;
+
+/*
+ * The 100 % line for a kernel that moves `traffic` bytes (reads + writes): a device-to-device copy that moves
+ * the same number of bytes, so that both see the same memory system. The copy's buffers are at least twice
+ * the L2 cache each (4x L2 in all), so that the copy measures DRAM and never comes out above the peak; when
+ * they would not fit in the free device memory they are made smaller, and the line says so.
+ */
+static inline bench_ref bench_reference(int dev, double traffic, int reps) {
+  bench_ref ref;
+  ref.l2_bytes = l2_cache_bytes(dev);
+  ref.peak_GBps = peak_bandwidth_GBps(dev);
+  size_t want = (size_t)(traffic / 2.0);
+  if (want < 2 * ref.l2_bytes) want = 2 * ref.l2_bytes;
+  size_t room = device_usable_bytes() / 3; /* two buffers, and room to spare for the program's own */
+  ref.copy_bytes = (want < room ? want : room) & ~(size_t)255;
+  if (ref.copy_bytes < want)
+    printf("(the copy baseline moves %.0f MB, not the %.0f MB the kernel does: no room for more)\n",
+           2e-6 * ref.copy_bytes, 2e-6 * want);
   void *src, *dst;
-  checkCudaErrors(cudaMalloc(&src, bytes));
-  checkCudaErrors(cudaMalloc(&dst, bytes));
-  checkCudaErrors(cudaMemset(src, 0x5a, bytes)); /* touch the pages: never time untouched memory */
-  checkCudaErrors(cudaMemset(dst, 0xa5, bytes));
-  timing_copy_args a = {dst, src, bytes};
+  checkCudaErrors(cudaMalloc(&src, ref.copy_bytes));
+  checkCudaErrors(cudaMalloc(&dst, ref.copy_bytes));
+  checkCudaErrors(cudaMemset(src, 0x5a, ref.copy_bytes)); /* touch the pages: never time untouched memory */
+  checkCudaErrors(cudaMemset(dst, 0xa5, ref.copy_bytes));
+  timing_copy_args a = {dst, src, ref.copy_bytes};
   float ms = time_median_ms(timing_copy, &a, 3, reps);
   checkCudaErrors(cudaFree(src));
   checkCudaErrors(cudaFree(dst));
-  return 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
+  ref.copy_GBps = 2.0 * (double)ref.copy_bytes / (ms * 1e-3) / 1e9;
+  return ref;
 }
 
-/* One greppable line per measurement: BENCH prac=.. prog=.. n=.. reps=.. ms=.. GBps=.. pct_copy=.. [extra]
- * bytes < 0 leaves out GBps and pct_copy (for compute-bound work); extra is NULL or "key=value ...". */
+/*
+ * One greppable line per measurement:
+ *   BENCH prac=.. prog=.. n=.. reps=.. ms=.. GBps=.. copy_GBps=.. pct_copy=.. peak_GBps=.. pct_peak=.. [extra]
+ * bytes < 0 (or ref NULL) leaves out the bandwidth fields (compute-bound work); extra is NULL or
+ * "key=value ...". A kernel whose traffic is under 4x the L2 cache gets l2_resident=1: its GB/s may come
+ * partly from L2, and is no DRAM figure.
+ */
 static inline void print_bench(const char *prac, const char *prog, const char *size, int reps, double ms, double bytes,
-                               double copy, const char *extra) {
+                               const bench_ref *ref, const char *extra) {
   printf("BENCH prac=%s prog=%s n=%s reps=%d ms=%.4f", prac, prog, size, reps, ms);
-  if (bytes >= 0) {
+  if (bytes >= 0 && ref) {
     double GBps = bytes / (ms * 1e-3) / 1e9;
-    printf(" GBps=%.1f copy_GBps=%.1f pct_copy=%.1f", GBps, copy, 100.0 * GBps / copy);
+    printf(" GBps=%.1f copy_GBps=%.1f pct_copy=%.1f peak_GBps=%.1f pct_peak=%.1f", GBps, ref->copy_GBps,
+           100.0 * GBps / ref->copy_GBps, ref->peak_GBps, 100.0 * GBps / ref->peak_GBps);
+    if (bytes < 4.0 * (double)ref->l2_bytes) printf(" l2_resident=1");
   }
   if (extra && extra[0]) printf(" %s", extra);
   printf("\n");
+  fflush(stdout);
+}
+/*
+ * The bench block every bandwidth program ends with: time fn (warm-up, median of reps), then print one line
+ * for the reader and one BENCH line for make bench, against the copy and the peak in ref. Returns ms.
+ */
+static inline float bench_report(const bench_ref *ref, const char *prac, const char *prog, const char *size,
+                                 timed_fn fn, void *arg, int reps, double bytes, const char *extra) {
+  float ms = time_median_ms(fn, arg, 3, reps);
+  double GBps = bytes / (ms * 1e-3) / 1e9;
+  printf("%s: %.4f ms, %.1f GB/s = %.1f%% of a device-to-device copy (%.1f GB/s), %.1f%% of the peak (%.1f GB/s)\n",
+         prog, ms, GBps, 100.0 * GBps / ref->copy_GBps, ref->copy_GBps, 100.0 * GBps / ref->peak_GBps,
+         ref->peak_GBps);
+  print_bench(prac, prog, size, reps, ms, bytes, ref, extra);
+  return ms;
+}
+
+/* Timing one phase of a program with a pair of events, as the course does:
+ *   event_timer t = event_timer_start();  ...work...  float ms = event_timer_stop(&t); */
+typedef struct {
+  cudaEvent_t start, stop;
+} event_timer;
+
+static inline event_timer event_timer_start(void) {
+  event_timer t;
+  checkCudaErrors(cudaEventCreate(&t.start));
+  checkCudaErrors(cudaEventCreate(&t.stop));
+  checkCudaErrors(cudaEventRecord(t.start));
+  return t;
+}
+
+static inline float event_timer_stop(event_timer *t) {
+  float ms = 0.0f;
+  checkCudaErrors(cudaEventRecord(t->stop));
+  checkCudaErrors(cudaEventSynchronize(t->stop)); /* wait for the GPU to reach `stop` */
+  checkCudaErrors(cudaEventElapsedTime(&ms, t->start, t->stop));
+  checkCudaErrors(cudaEventDestroy(t->start));
+  checkCudaErrors(cudaEventDestroy(t->stop));
+  return ms;
 }
 #endif /* __CUDACC__ */
 

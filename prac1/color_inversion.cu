@@ -17,9 +17,10 @@
 #include "helper_cuda.h"
 #include "timing.h"
 
+#include "prac1_gold.h"
+
 extern "C" void solve(unsigned char *image, int width, int height);
 extern "C" const char solve_name[];
-extern "C" void Gold_color_inversion(unsigned char *image, int width, int height);
 
 typedef struct {
   unsigned char *image;
@@ -43,9 +44,9 @@ int main(int argc, char **argv) {
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
 
-  findCudaDevice(argc, argv);
+  int dev = findCudaDevice(argc, argv);
   size_t bytes = (size_t)width * (size_t)height * 4;
-  require_device_memory(bytes + 16, "the image");
+  device_memory_check(bytes + 16, "the image", args_given(argc, argv, "width") || args_given(argc, argv, "height"));
 
   // a random image: every byte value, alpha included, appears
   unsigned char *h_image = (unsigned char *)malloc(bytes);
@@ -80,13 +81,11 @@ int main(int argc, char **argv) {
     // sectors with R, G and B, so they travel too)
     double moved = 2.0 * (double)bytes;
     solve_args a = {d_image, width, height};
-    float ms = time_median_ms(run_solve, &a, 3, reps);
-    double copy = copy_GBps(bytes, reps);
+    bench_ref ref = bench_reference(dev, moved, reps);
     char size[32], extra[32];
     snprintf(size, sizeof(size), "%dx%d", width, height);
     snprintf(extra, sizeof(extra), "offset=%d", offset);
-    printf("solve: %.4f ms, %.1f GB/s; device-to-device copy: %.1f GB/s\n", ms, moved / (ms * 1e-3) / 1e9, copy);
-    print_bench("1", solve_name, size, reps, ms, moved, copy, extra);
+    bench_report(&ref, "1", solve_name, size, run_solve, &a, reps, moved, extra);
   }
 
   checkCudaErrors(cudaFree(d_alloc));

@@ -4,7 +4,7 @@
  */
 #include <stddef.h>
 
-void Gold_color_inversion(unsigned char *image, int width, int height);
+#include "prac1_gold.h"
 
 /* RGBA pixels, 4 bytes each: R, G and B become 255 - value, A is kept. */
 void Gold_color_inversion(unsigned char *image, int width, int height) {

@@ -13,13 +13,14 @@
 #include "gold_check.h"
 #include "helper_cuda.h"
 
+#include "prac1_gold.h"
+
 // one thread per element; the last block may be partly idle
 __global__ void add_vectors(const float *x, const float *y, float *z, int n) {
   int tid = threadIdx.x + blockDim.x * blockIdx.x;
   if (tid < n) z[tid] = x[tid] + y[tid];
 }
 
-extern "C" void Gold_vector_add(const float *x, const float *y, float *z, size_t n);
 
 // uniform in [-1, 1), from a small LCG so that every run with the same -seed sees the same data
 static float random_uniform(unsigned int *state) {
@@ -38,7 +39,7 @@ int main(int argc, char **argv) {
 
   findCudaDevice(argc, argv);
   size_t bytes = (size_t)n * sizeof(float);
-  require_device_memory(3 * bytes, "three vectors");
+  device_memory_check(3 * bytes, "three vectors", args_given(argc, argv, "n"));
 
   // allocate and initialise the host vectors
   float *h_x = (float *)malloc(bytes);

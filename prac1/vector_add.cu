@@ -17,9 +17,10 @@
 #include "helper_cuda.h"
 #include "timing.h"
 
+#include "prac1_gold.h"
+
 extern "C" void solve(const float *A, const float *B, float *C, int N);
 extern "C" const char solve_name[];
-extern "C" void Gold_vector_add(const float *x, const float *y, float *z, size_t n);
 
 // uniform in [-1, 1), from a small LCG so that every run with the same -seed sees the same data
 static float random_uniform(unsigned int *state) {
@@ -49,10 +50,10 @@ int main(int argc, char **argv) {
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
 
-  findCudaDevice(argc, argv);
+  int dev = findCudaDevice(argc, argv);
   size_t bytes = (size_t)N * sizeof(float);
   size_t alloc = bytes + offset * sizeof(float);
-  require_device_memory(3 * alloc, "A, B and C");
+  device_memory_check(3 * alloc, "A, B and C", args_given(argc, argv, "n"));
 
   // random A and B on the host
   float *h_A = (float *)malloc(bytes), *h_B = (float *)malloc(bytes);
@@ -90,14 +91,11 @@ int main(int argc, char **argv) {
     // minimum traffic: read A and B, write C
     double moved = 3.0 * (double)bytes;
     solve_args a = {d_A, d_B, d_C, N};
-    float ms = time_median_ms(run_solve, &a, 3, reps);
-    double copy = copy_GBps((size_t)(moved / 2), reps); // a copy that moves the same number of bytes
-    char size[32];
+    bench_ref ref = bench_reference(dev, moved, reps); // a copy that moves the same number of bytes
+    char size[32], extra[32];
     snprintf(size, sizeof(size), "%d", N);
-    printf("solve: %.4f ms, %.1f GB/s; device-to-device copy: %.1f GB/s\n", ms, moved / (ms * 1e-3) / 1e9, copy);
-    char extra[32];
     snprintf(extra, sizeof(extra), "offset=%d", offset);
-    print_bench("1", solve_name, size, reps, ms, moved, copy, extra);
+    bench_report(&ref, "1", solve_name, size, run_solve, &a, reps, moved, extra);
   }
 
   checkCudaErrors(cudaFree(d_A0));

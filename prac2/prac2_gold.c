@@ -17,17 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void pathcalc_gold(const float *z, size_t npath, int N, size_t path_stride, size_t num_stride, double T, double r,
-                   double sigma, double rho, double *payoff, unsigned char *edge);
-double pathcalc_edge_width(int N);
-size_t payoff_compare(const float *gpu, const double *gold, const unsigned char *edge, size_t n, double disc,
-                      size_t *nflip, long long *first_bad);
-void mean_and_error(const float *v, size_t n, double *avg, double *err);
-uint64_t mc_splitmix64(uint64_t seed, uint64_t k);
-void mc_normal_pair(uint64_t seed, uint64_t k, double *z1, double *z2);
-void mc_cpu_estimate(long long npath, int N, double T, double r, double sigma, double rho, uint64_t seed,
-                     double *avg, double *err);
-double mc_zscore(double a, double err_a, double b, double err_b);
+#include "prac2_gold.h"
 
 /* ---- the model ----------------------------------------------------------------------------------- */
 

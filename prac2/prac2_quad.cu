@@ -6,7 +6,9 @@
  *   1. sum_thread:   each thread sums its share in a register and writes it; the host adds the partial sums
  *   2. sum_atomic:   every term is added at once to one global total with atomicAdd
  *   2b. sum_atomic_thread: each thread sums its share, then makes one atomicAdd
- *   3. thrust::transform_reduce: the library's reduction (CUB underneath)
+ *   3. cub::DeviceReduce::TransformReduce: the library's reduction (what thrust::transform_reduce calls
+ *      underneath), its temporary storage allocated once, outside the timed region, as CUB's own
+ *      examples do; a thrust call would allocate, synchronise and copy the result back on every call
  * Gold: the CPU forms the same float terms (bit for bit) and sums them in double. Method 1 is checked thread
  * by thread, 2b against the host's sum of method 1's partial sums (the same floats, added in another order),
  * 2 and 3 against the whole sum: each within the rounding bound of its own additions. Compare the times of 2
@@ -16,15 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <curand.h>
-#include <thrust/device_ptr.h>
-#include <thrust/functional.h>
-#include <thrust/transform_reduce.h>
+#include <cub/device/device_reduce.cuh>
 
 #include "args.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
+#include "helper_curand.h"
 #include "timing.h"
+
+#include "prac2_gold.h"
 
 #define BLOCK_THREADS 256
 
@@ -57,15 +59,14 @@ __global__ void sum_atomic_thread(const float *d_z, long long n, double *d_sum) 
   atomicAdd(d_sum, (double)sum);
 }
 
-// 3. the term as a function object for thrust::transform_reduce; the sum is done in double
-struct quad_term {
+// 3. the term as a function object for cub::DeviceReduce::TransformReduce; the sum is done in double
+struct quad_term_op {
   __device__ double operator()(float z) const { return (double)quad(z); }
 };
+struct add_op {
+  __device__ double operator()(double x, double y) const { return x + y; }
+};
 
-extern "C" void quad_gold(const float *z, size_t n, float a, float b, float c, double *sum, double *sum_abs);
-extern "C" void quad_gold_partials(const float *z, size_t n, size_t nthreads, float a, float b, float c,
-                                   double *part, double *part_abs);
-extern "C" double quad_tolerance(size_t chain, size_t n, double sum_abs);
 
 typedef struct {
   const float *d_z;
@@ -73,7 +74,8 @@ typedef struct {
   int nblocks, method;
   float *d_part;
   double *d_sum;
-  double thrust_sum;
+  void *d_temp; // CUB's temporary storage, allocated once
+  size_t temp_bytes;
 } run_args;
 
 static void run_method(void *p) {
@@ -93,11 +95,9 @@ static void run_method(void *p) {
     sum_atomic_thread<<<q->nblocks, BLOCK_THREADS>>>(q->d_z, q->n, q->d_sum);
     getLastCudaError("sum_atomic_thread execution failed");
     break;
-  default: {
-    thrust::device_ptr<const float> z = thrust::device_pointer_cast(q->d_z);
-    q->thrust_sum = thrust::transform_reduce(z, z + q->n, quad_term(), 0.0, thrust::plus<double>());
-    checkCudaErrors(cudaGetLastError());
-  }
+  default: // the result goes to d_sum; no zeroing needed: CUB writes it, starting from init = 0
+    checkCudaErrors(cub::DeviceReduce::TransformReduce(q->d_temp, q->temp_bytes, q->d_z, q->d_sum, q->n, add_op(),
+                                                       quad_term_op(), 0.0));
   }
 }
 
@@ -116,11 +116,7 @@ int main(int argc, char **argv) {
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   size_t nz = (size_t)(n + (n & 1)); // curandGenerateNormal makes normals in pairs: one spare when n is odd
   size_t zbytes = nz * sizeof(float);
-  if (zbytes > ((size_t)1 << 40)) {
-    char msg[160];
-    snprintf(msg, sizeof(msg), "-n=%lld needs %.0f GiB, more than any GPU has", n, (double)zbytes / (1 << 30));
-    args_fail(msg);
-  }
+  if (zbytes > ((size_t)1 << 40)) args_fail("-n=%lld needs %.0f GiB, more than any GPU has", n, (double)zbytes / (1 << 30));
 
   int dev = findCudaDevice(argc, argv);
   int nsm;
@@ -129,7 +125,8 @@ int main(int argc, char **argv) {
   long long want = (n + BLOCK_THREADS - 1) / BLOCK_THREADS;
   int nblocks = want < 8LL * nsm ? (int)want : 8 * nsm;
   size_t nthreads_total = (size_t)nblocks * BLOCK_THREADS;
-  require_device_memory(zbytes + nthreads_total * sizeof(float) + ((size_t)64 << 20), "the normals");
+  device_memory_check(zbytes + nthreads_total * sizeof(float) + ((size_t)64 << 20), "the normals",
+                      args_given(argc, argv, "n"));
 
   float fa = (float)ha, fb = (float)hb, fc = (float)hc;
   checkCudaErrors(cudaMemcpyToSymbol(a, &fa, sizeof(fa)));
@@ -166,15 +163,19 @@ int main(int argc, char **argv) {
 
   // each method: run once (timed), compare with the gold
   const char *names[4] = {"1 (per-thread sums, host adds)", "2 (one atomicAdd per term)",
-                          "2b (one atomicAdd per thread)", "3 (thrust::transform_reduce)"};
-  const char *progs[4] = {"prac2_quad_thread", "prac2_quad_atomic", "prac2_quad_atomic_thread", "prac2_quad_thrust"};
+                          "2b (one atomicAdd per thread)", "3 (CUB TransformReduce)"};
+  const char *progs[4] = {"prac2_quad_thread", "prac2_quad_atomic", "prac2_quad_atomic_thread", "prac2_quad_cub"};
   double avg[4], sum_part = 0.0, sum_part_abs = 0.0;
   int nbad = 0;
-  run_args q = {d_z, n, nblocks, 1, d_part, d_sum, 0.0};
+  run_args q = {d_z, n, nblocks, 1, d_part, d_sum, NULL, 0};
+  // method 3: ask CUB how much temporary storage it needs, and allocate it once
+  checkCudaErrors(cub::DeviceReduce::TransformReduce(NULL, q.temp_bytes, d_z, d_sum, n, add_op(), quad_term_op(), 0.0));
+  checkCudaErrors(cudaMalloc(&q.d_temp, q.temp_bytes));
   cudaEvent_t start, stop;
   checkCudaErrors(cudaEventCreate(&start));
   checkCudaErrors(cudaEventCreate(&stop));
-  double copy = bench ? copy_GBps(zbytes / 2, reps) : 0.0; // a copy that moves the bytes a sum reads
+  bench_ref copy;
+  if (bench) copy = bench_reference(dev, (double)n * sizeof(float), reps); // a copy moving the bytes a sum reads
   for (int m = 0; m < 4; m++) {
     q.method = m + 1;
     float ms;
@@ -202,10 +203,7 @@ int main(int argc, char **argv) {
       gold_end(&st, sumsq);
       sum_part = sum;
     } else {
-      if (m < 3)
-        checkCudaErrors(cudaMemcpy(&sum, d_sum, sizeof(double), cudaMemcpyDeviceToHost));
-      else
-        sum = q.thrust_sum;
+      checkCudaErrors(cudaMemcpy(&sum, d_sum, sizeof(double), cudaMemcpyDeviceToHost));
       if (m == 2) { // 2b adds the same float partial sums as method 1, in double, in another order: two
         ref = sum_part; // double sums of nthreads values, each within its rounding bound
         tol = 2.0 * quad_tolerance(0, nthreads_total, sum_part_abs);
@@ -223,7 +221,7 @@ int main(int argc, char **argv) {
       float msb = time_median_ms(run_method, &q, 2, reps);
       char size[32];
       snprintf(size, sizeof(size), "%lld", n);
-      print_bench("2", progs[m], size, reps, msb, (double)n * sizeof(float), copy, NULL);
+      print_bench("2", progs[m], size, reps, msb, (double)n * sizeof(float), &copy, NULL);
     }
   }
 
@@ -240,6 +238,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaFree(d_z));
   checkCudaErrors(cudaFree(d_part));
   checkCudaErrors(cudaFree(d_sum));
+  checkCudaErrors(cudaFree(q.d_temp));
   free(h_z);
   free(h_part);
   free(h_gold_part);

@@ -6,21 +6,28 @@
  * (laplace3d_kernel.h: one thread per (i, j) column, marching in k), the CPU does the same with
  * Gold_laplace3d, and the two must agree exactly: rms error = 0.000000.
  *
- * Handout steps: build and run (step 1); read the kernel (step 2); tune BLOCK_X and BLOCK_Y with
- * `make BLOCK_X=.. BLOCK_Y=..` or -bx= -by=, or let -sweep time a table of them (step 3);
- * -pad stores a 511^3 grid with rows of 512 floats (step 6); -bench prints the bandwidth (step 7).
+ * Handout steps: build and run (step 1; -pinned puts the host arrays in pinned memory); read the kernel
+ * (step 2); tune BLOCK_X and BLOCK_Y with `make BLOCK_X=.. BLOCK_Y=..` or -bx= -by=, or let -sweep time a
+ * table of them (step 3); -pad stores a 511^3 grid with rows of 512 floats (step 6); -bench prints the
+ * bandwidth (step 7).
  *   nvcc -O3 -arch=sm_90 -I../common laplace3d.cu laplace3d_gold.c -o laplace3d
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "args.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
+#include "grid3d.h"
+#include "sweep.h"
 #include "timing.h"
 
-// step 3: the block shape; make BLOCK_X=.. BLOCK_Y=.. overrides these, -bx= -by= too
+#include "prac3_gold.h"
+
+// step 3: the block shape; make BLOCK_X=.. BLOCK_Y=.. overrides these (for laplace3d and laplace3d_new
+// only), -bx= -by= too
 #ifndef BLOCK_X
 #define BLOCK_X 32 // one warp along i: a warp's 32 loads of a row are 128 consecutive bytes
 #endif
@@ -32,8 +39,6 @@
 #define MAX_POINTS (1LL << 35)
 
 #include "laplace3d_kernel.h"
-
-extern "C" void Gold_laplace3d(int NX, int NY, int NZ, const float *u1, float *u2);
 
 // everything one launch needs, for the timing helpers
 typedef struct {
@@ -49,37 +54,22 @@ static void launch_laplace3d(void *p) {
   getLastCudaError("GPU_laplace3d execution failed");
 }
 
+// the execution configuration for a bx x by block
 static void set_block(laplace_launch *a, int bx, int by) {
   a->block = dim3(bx, by);
   a->grid = dim3((a->NX + bx - 1) / bx, (a->NY + by - 1) / by); // rounded up: the kernel guards i, j
 }
 
-// step 3: time every block shape in a table; returns the fastest in *bx, *by
-static void sweep_blocks(laplace_launch *a, double bytes, double copy, int reps, int *bx, int *by) {
-  static const int xs[] = {16, 32, 64, 128, 256, 512}, ys[] = {1, 2, 4, 8, 16, 32};
-  float best = 0.0f;
-  printf("block sweep, GPU_laplace3d (one iteration, median of %d):\n", reps);
-  printf("  %-9s %10s %9s %7s\n", "block", "ms", "GB/s", "%copy");
-  for (int x = 0; x < 6; x++) {
-    for (int y = 0; y < 6; y++) {
-      if (xs[x] * ys[y] < 32 || xs[x] * ys[y] > 1024) continue;
-      set_block(a, xs[x], ys[y]);
-      float ms = time_median_ms(launch_laplace3d, a, 2, reps);
-      double GBps = bytes / (ms * 1e-3) / 1e9;
-      printf("  %4dx%-4d %10.4f %9.1f %7.1f\n", xs[x], ys[y], ms, GBps, 100.0 * GBps / copy);
-      if (best == 0.0f || ms < best) {
-        best = ms;
-        *bx = xs[x];
-        *by = ys[y];
-      }
-    }
-  }
-  printf("fastest block: %dx%d\n", *bx, *by);
+// the shapes -sweep tries: whole warps, at most 1024 threads
+static int sweep_block(void *p, block_shape s) {
+  if (s.x * s.y < 32 || s.x * s.y > 1024) return 0;
+  set_block((laplace_launch *)p, s.x, s.y);
+  return 1;
 }
 
 int main(int argc, char **argv) {
   int NX = 512, NY = 512, NZ = 512, REPEAT = 10, bx = BLOCK_X, by = BLOCK_Y;
-  int pad = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
+  int pad = 0, pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
   arg_spec opts[] = {
       {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
       {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
@@ -88,68 +78,50 @@ int main(int argc, char **argv) {
       {"bx", ARG_INT, &bx, 1, 1024, "threads per block in i (BLOCK_X)"},
       {"by", ARG_INT, &by, 1, 1024, "threads per block in j (BLOCK_Y)"},
       {"pad", ARG_FLAG, &pad, 0, 1, "store rows with a pitch rounded up to 32 floats (128 bytes)"},
+      {"pinned", ARG_FLAG, &pinned, 0, 1, "host arrays in pinned memory (cudaMallocHost) instead of malloc"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time one iteration and a device-to-device copy, print a BENCH line"},
       {"sweep", ARG_FLAG, &sweep, 0, 1, "time a table of block sizes, then run with the fastest"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench and -sweep (the median is used)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
-  if ((long long)NX * NY * NZ > MAX_POINTS) {
-    char msg[ARG_MSG_LEN];
-    snprintf(msg, sizeof(msg), "a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ,
-             (long long)NX * NY * NZ);
-    args_fail(msg);
-  }
-  if (bx * by > 1024) {
-    char msg[ARG_MSG_LEN];
-    snprintf(msg, sizeof(msg), "a %dx%d block has %d threads, more than 1024", bx, by, bx * by);
-    args_fail(msg);
-  }
+  if ((long long)NX * NY * NZ > MAX_POINTS)
+    args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
+  if (bx * by > 1024) args_fail("a %dx%d block has %d threads, more than 1024", bx, by, bx * by);
   int pitch = pad ? (NX + 31) / 32 * 32 : NX; // step 6: every row starts on a 128-byte boundary
 
-  findCudaDevice(argc, argv);
+  int dev = findCudaDevice(argc, argv);
   size_t npoints = (size_t)NX * NY * NZ;
   size_t bytes = npoints * sizeof(float);
   size_t dbytes = (size_t)pitch * NY * NZ * sizeof(float);
-  require_device_memory(2 * dbytes + ((bench || sweep) ? 2 * bytes : 0),
-                        (bench || sweep) ? "u1, u2 and the copy test's two buffers" : "u1 and u2");
+  int user_sized = args_given(argc, argv, "nx") || args_given(argc, argv, "ny") || args_given(argc, argv, "nz");
+  device_memory_check(2 * dbytes + ((bench || sweep) ? 2 * bytes : 0),
+                      (bench || sweep) ? "u1, u2 and the copy test's two buffers" : "u1 and u2", user_sized);
 
   printf("Grid dimensions: %d x %d x %d\n", NX, NY, NZ);
   if (pad) printf("Row pitch: %d floats (%zu bytes), plane pitch: %zu floats\n", pitch, pitch * sizeof(float),
                   (size_t)pitch * NY);
 
   // allocate memory for arrays: u1 holds the gold result at the end, u2 the GPU's, u3 is gold's scratch
-  float *h_u1 = (float *)malloc(bytes);
-  float *h_u2 = (float *)malloc(bytes);
-  float *h_u3 = (float *)malloc(bytes);
+  float *h_u1, *h_u2, *h_u3, *d_u1, *d_u2, *d_foo;
+  if (pinned) { // step 1: page-locked memory, which the copy engine reads and writes directly
+    checkCudaErrors(cudaMallocHost((void **)&h_u1, bytes));
+    checkCudaErrors(cudaMallocHost((void **)&h_u2, bytes));
+  } else {
+    h_u1 = (float *)malloc(bytes);
+    h_u2 = (float *)malloc(bytes);
+  }
+  h_u3 = (float *)malloc(bytes);
   if (!h_u1 || !h_u2 || !h_u3) return result_fail("out of host memory for three %zu-byte arrays", bytes);
-  float *d_u1, *d_u2, *d_foo;
+  memset(h_u2, 0, bytes); // touch every page now, so that the copy back times the copy, not page faults
   checkCudaErrors(cudaMalloc((void **)&d_u1, dbytes));
   checkCudaErrors(cudaMalloc((void **)&d_u2, dbytes));
 
   // initialise u1: 1 on the boundary, 0 inside (or random inside with -seed)
-  unsigned int state = (unsigned int)seed;
-  for (int k = 0; k < NZ; k++)
-    for (int j = 0; j < NY; j++)
-      for (int i = 0; i < NX; i++) {
-        size_t ind = (size_t)i + (size_t)j * NX + (size_t)k * NX * NY;
-        if (i == 0 || i == NX - 1 || j == 0 || j == NY - 1 || k == 0 || k == NZ - 1) {
-          h_u1[ind] = 1.0f;
-        } else if (seed) {
-          state = state * 1664525u + 1013904223u;
-          h_u1[ind] = (float)(state >> 8) * (1.0f / 16777216.0f);
-        } else {
-          h_u1[ind] = 0.0f;
-        }
-      }
-
-  cudaEvent_t start, stop;
-  checkCudaErrors(cudaEventCreate(&start));
-  checkCudaErrors(cudaEventCreate(&stop));
-  float milli;
+  grid3d_init(h_u1, NX, NY, NZ, (unsigned int)seed);
 
   // copy u1 to device; padded rows go row by row (cudaMemcpy2D), the padding zeroed first
-  checkCudaErrors(cudaEventRecord(start));
+  event_timer t = event_timer_start();
   if (pitch == NX) {
     checkCudaErrors(cudaMemcpy(d_u1, h_u1, bytes, cudaMemcpyHostToDevice));
   } else {
@@ -157,16 +129,21 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaMemcpy2D(d_u1, pitch * sizeof(float), h_u1, NX * sizeof(float), NX * sizeof(float),
                                  (size_t)NY * NZ, cudaMemcpyHostToDevice));
   }
-  checkCudaErrors(cudaEventRecord(stop));
-  checkCudaErrors(cudaEventSynchronize(stop));
-  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
-  printf("Copy u1 to device: %.1f (ms)\n", milli);
+  float milli = event_timer_stop(&t);
+  printf("Copy u1 to device: %.1f (ms), %.1f GB/s (%s host memory)\n", milli, bytes / (milli * 1e-3) / 1e9,
+         pinned ? "pinned" : "pageable");
 
   laplace_launch a = {NX, NY, NZ, pitch, dim3(), dim3(), d_u1, d_u2};
   double moved = 8.0 * (double)npoints; // step 7: one read and one write of each point per iteration
-  double copy = 0.0;
-  if (bench || sweep) copy = copy_GBps(bytes, reps); // the 100 % line, measured in this run
-  if (sweep) sweep_blocks(&a, moved, copy, reps, &bx, &by);
+  bench_ref ref;
+  if (bench || sweep) ref = bench_reference(dev, moved, reps); // the 100 % line, measured in this run
+  if (sweep) { // step 3: time every block shape in a table, and go on with the fastest
+    static const int xs[] = {16, 32, 64, 128, 256, 512}, ys[] = {1, 2, 4, 8, 16, 32}, zs[] = {1};
+    block_shape best = sweep_shapes("GPU_laplace3d", launch_laplace3d, sweep_block, &a, xs, 6, ys, 6, zs, 1, "",
+                                    moved, &ref, reps);
+    bx = best.x;
+    by = best.y;
+  }
 
   // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
   checkCudaErrors(cudaMemset(d_u2, 0xff, dbytes));
@@ -176,7 +153,7 @@ int main(int argc, char **argv) {
   printf("Block: %d x %d, grid of blocks: %d x %d\n", bx, by, a.grid.x, a.grid.y);
 
   // execute GPU kernel REPEAT times, swapping u1 and u2 after each
-  checkCudaErrors(cudaEventRecord(start));
+  t = event_timer_start();
   for (int i = 1; i <= REPEAT; ++i) {
     GPU_laplace3d<<<a.grid, a.block>>>(NX, NY, NZ, pitch, d_u1, d_u2);
     getLastCudaError("GPU_laplace3d execution failed");
@@ -184,22 +161,18 @@ int main(int argc, char **argv) {
     d_u1 = d_u2;
     d_u2 = d_foo;
   }
-  checkCudaErrors(cudaEventRecord(stop));
-  checkCudaErrors(cudaEventSynchronize(stop));
-  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
+  milli = event_timer_stop(&t);
   printf("%dx GPU_laplace3d: %.1f (ms)\n", REPEAT, milli);
 
   // copy u1 (the last result) back to the host
-  checkCudaErrors(cudaEventRecord(start));
+  t = event_timer_start();
   if (pitch == NX)
     checkCudaErrors(cudaMemcpy(h_u2, d_u1, bytes, cudaMemcpyDeviceToHost));
   else
     checkCudaErrors(cudaMemcpy2D(h_u2, NX * sizeof(float), d_u1, pitch * sizeof(float), NX * sizeof(float),
                                  (size_t)NY * NZ, cudaMemcpyDeviceToHost));
-  checkCudaErrors(cudaEventRecord(stop));
-  checkCudaErrors(cudaEventSynchronize(stop));
-  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
-  printf("Copy u2 to host: %.1f (ms)\n", milli);
+  milli = event_timer_stop(&t);
+  printf("Copy u2 to host: %.1f (ms), %.1f GB/s\n", milli, bytes / (milli * 1e-3) / 1e9);
 
   // Gold treatment
   double t0 = wall_ms();
@@ -221,23 +194,27 @@ int main(int argc, char **argv) {
   if ((bench || sweep) && st.nbad == 0) {
     a.d_u1 = d_u1;
     a.d_u2 = d_u2;
-    float ms = time_median_ms(launch_laplace3d, &a, 3, reps);
-    double GBps = moved / (ms * 1e-3) / 1e9;
-    printf("GPU_laplace3d: %.4f ms an iteration, %.1f GB/s = %.1f%% of a device-to-device copy (%.1f GB/s)\n", ms,
-           GBps, 100.0 * GBps / copy, copy);
     char size[64], extra[64];
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
     snprintf(extra, sizeof(extra), "block=%dx%d pitch=%d", bx, by, pitch);
-    print_bench("3", "laplace3d", size, reps, ms, moved, copy, extra);
+    bench_report(&ref, "3", "laplace3d", size, launch_laplace3d, &a, reps, moved, extra);
   }
 
-  // release GPU and CPU memory
-  checkCudaErrors(cudaEventDestroy(start));
-  checkCudaErrors(cudaEventDestroy(stop));
+  // release GPU and CPU memory (after an odd REPEAT the gold's swaps leave u1 and u3 exchanged)
+  if (REPEAT % 2) {
+    float *h_foo = h_u1;
+    h_u1 = h_u3;
+    h_u3 = h_foo;
+  }
   checkCudaErrors(cudaFree(d_u1));
   checkCudaErrors(cudaFree(d_u2));
-  free(h_u1);
-  free(h_u2);
+  if (pinned) {
+    checkCudaErrors(cudaFreeHost(h_u1));
+    checkCudaErrors(cudaFreeHost(h_u2));
+  } else {
+    free(h_u1);
+    free(h_u2);
+  }
   free(h_u3);
 
   return gold_verdict(&st, "u");

@@ -25,7 +25,7 @@
  *      with no spills: more threads, so more loads in flight.
  *
  * The result must equal Gold_laplace3d exactly (same additions in the same order): rms error = 0.000000.
- * -sweep times BLOCK_X x BLOCK_Y x KCHUNK (also -bx= -by= -kchunk=, or make BLOCK_X=.. BLOCK_Y=..);
+ * -sweep times FAST_BLOCK_X x FAST_BLOCK_Y x KCHUNK (also -bx= -by= -kchunk=, or make FAST_BLOCK_X=..);
  * ROWS (1, 2, 4 or 8) is compile-time, since the patch lives in registers: make EXTRA_NVCCFLAGS=-DROWS=4.
  * -bench prints the BENCH line.
  *   nvcc -O3 -arch=sm_90 -I../common laplace3d_fast.cu laplace3d_gold.c -o laplace3d_fast
@@ -33,18 +33,25 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "args.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
+#include "grid3d.h"
+#include "sweep.h"
 #include "timing.h"
 
-// the block: BLOCK_X threads across a row, 4 floats each, and BLOCK_Y threads up, ROWS rows each
-#ifndef BLOCK_X
-#define BLOCK_X 32 // a multiple of 32: each warp covers 128 consecutive points (512 bytes) of one row
+#include "prac3_gold.h"
+
+// the block: FAST_BLOCK_X threads across a row, 4 floats each, and FAST_BLOCK_Y threads up, ROWS rows each
+// (named for this program: a practical-wide make BLOCK_X=16 is for laplace3d and laplace3d_new, and 16
+// would not even be a whole warp here)
+#ifndef FAST_BLOCK_X
+#define FAST_BLOCK_X 32 // a multiple of 32: each warp covers 128 consecutive points (512 bytes) of one row
 #endif
-#ifndef BLOCK_Y
-#define BLOCK_Y 4 // 128 threads a block, 4 x ROWS rows: small blocks pack 7 to an SM at 72 registers
+#ifndef FAST_BLOCK_Y
+#define FAST_BLOCK_Y 4 // 128 threads a block, 4 x ROWS rows: small blocks pack 7 to an SM at 72 registers
 #endif
 #ifndef ROWS
 #define ROWS 2 // rows a thread owns (trick 4): ROWS loads from memory in flight, 2 halo rows, per step
@@ -168,11 +175,10 @@ __global__ void __launch_bounds__(MAX_THREADS)
   }
 }
 
-extern "C" void Gold_laplace3d(int NX, int NY, int NZ, const float *u1, float *u2);
 
 // everything one launch needs, for the timing helpers
 typedef struct {
-  int NX, NY, NZ, pitch, kchunk;
+  int NX, NY, NZ, pitch, kchunk, maxthreads;
   dim3 grid, block;
   const float *d_u1;
   float *d_u2;
@@ -193,135 +199,98 @@ static void set_block(laplace_launch *a, int bx, int by, int kchunk) {
   a->grid = dim3((a->pitch / 4 + bx - 1) / bx, (a->NY + ROWS * by - 1) / (ROWS * by), (a->NZ + kchunk - 1) / kchunk);
 }
 
-// time every BLOCK_X x BLOCK_Y x KCHUNK in a table; returns the fastest in *bx, *by, *kchunk
-// (blocks of more than maxthreads threads cannot launch at this kernel's register count, and are left out)
-static void sweep_blocks(laplace_launch *a, double bytes, double copy, int reps, int maxthreads, int *bx, int *by,
-                         int *kchunk) {
-  static const int xs[] = {32, 64, 128, 256}, ys[] = {1, 2, 4, 8, 16};
-  static const int ks[] = {4, 8, 12, 16, 24, 32, 48, 64, 128, 65535};
-  float best = 0.0f;
-  printf("block sweep, GPU_laplace3d_fast (one iteration, median of %d):\n", reps);
-  printf("  %-9s %7s %10s %9s %7s\n", "block", "kchunk", "ms", "GB/s", "%copy");
-  for (int x = 0; x < 4; x++) {
-    for (int y = 0; y < 5; y++) {
-      if (xs[x] * ys[y] > maxthreads) continue;
-      for (int c = 0; c < 10; c++) {
-        if (c > 0 && ks[c - 1] >= a->NZ) break;
-        int kc = ks[c] < a->NZ ? ks[c] : a->NZ; // the last entry: one chunk, the whole column
-        set_block(a, xs[x], ys[y], kc);
-        float ms = time_median_ms(launch_laplace3d_fast, a, 2, reps);
-        double GBps = bytes / (ms * 1e-3) / 1e9;
-        printf("  %4dx%-4d %7d %10.4f %9.1f %7.1f\n", xs[x], ys[y], kc, ms, GBps, 100.0 * GBps / copy);
-        if (best == 0.0f || ms < best) {
-          best = ms;
-          *bx = xs[x];
-          *by = ys[y];
-          *kchunk = kc;
-        }
-      }
-    }
-  }
-  printf("fastest: block %dx%d, kchunk %d\n", *bx, *by, *kchunk);
+// the shapes -sweep tries: blocks the kernel can launch at its register count, chunks up to the whole column
+static int sweep_block(void *p, block_shape s) {
+  laplace_launch *a = (laplace_launch *)p;
+  if (s.x * s.y > a->maxthreads || s.z > a->NZ) return 0;
+  set_block(a, s.x, s.y, s.z);
+  return 1;
 }
 
 int main(int argc, char **argv) {
-  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, bx = BLOCK_X, by = BLOCK_Y, kchunk = KCHUNK;
-  int seed = 0, bench = 0, sweep = 0, reps = 20;
+  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, bx = FAST_BLOCK_X, by = FAST_BLOCK_Y, kchunk = KCHUNK;
+  int pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
   arg_spec opts[] = {
       {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
       {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
       {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
       {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations"},
-      {"bx", ARG_INT, &bx, 32, 1024, "threads per block along a row (BLOCK_X), a multiple of 32"},
-      {"by", ARG_INT, &by, 1, 32, "rows per block (BLOCK_Y)"},
+      {"bx", ARG_INT, &bx, 32, 1024, "threads per block along a row (FAST_BLOCK_X), a multiple of 32"},
+      {"by", ARG_INT, &by, 1, 32, "rows per block (FAST_BLOCK_Y)"},
       {"kchunk", ARG_INT, &kchunk, 1, 65535, "planes each block marches through (KCHUNK)"},
+      {"pinned", ARG_FLAG, &pinned, 0, 1, "host arrays in pinned memory (cudaMallocHost) instead of malloc"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time one iteration and a device-to-device copy, print a BENCH line"},
       {"sweep", ARG_FLAG, &sweep, 0, 1, "time a table of block sizes and chunks, then run with the fastest"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench and -sweep (the median is used)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
-  if ((long long)NX * NY * NZ > MAX_POINTS) {
-    char msg[ARG_MSG_LEN];
-    snprintf(msg, sizeof(msg), "a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ,
-             (long long)NX * NY * NZ);
-    args_fail(msg);
-  }
-  if (bx % 32 != 0 || bx * by > 1024) {
-    char msg[ARG_MSG_LEN];
-    snprintf(msg, sizeof(msg), "a %dx%d block: BLOCK_X must be a multiple of 32 and the block at most 1024 threads",
-             bx, by);
-    args_fail(msg);
-  }
+  if ((long long)NX * NY * NZ > MAX_POINTS)
+    args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
+  if (bx % 32 != 0 || bx * by > 1024)
+    args_fail("a %dx%d block: -bx must be a multiple of 32 and the block at most 1024 threads", bx, by);
   int pitch = (NX + 31) / 32 * 32; // trick 3: every row starts on a 128-byte boundary
 
-  findCudaDevice(argc, argv);
+  int dev = findCudaDevice(argc, argv);
   // tricks 4 and 6: the register count decides the largest block that launches (MAX_THREADS or fewer)
   cudaFuncAttributes attr;
   checkCudaErrors(cudaFuncGetAttributes(&attr, GPU_laplace3d_fast));
   printf("GPU_laplace3d_fast: %d rows a thread, %d registers, blocks of at most %d threads\n", ROWS, attr.numRegs,
          attr.maxThreadsPerBlock);
-  if (bx * by > attr.maxThreadsPerBlock) {
-    char msg[ARG_MSG_LEN];
-    snprintf(msg, sizeof(msg), "a %dx%d block: at %d registers a thread the kernel launches at most %d threads a block",
-             bx, by, attr.numRegs, attr.maxThreadsPerBlock);
-    args_fail(msg);
-  }
+  if (bx * by > attr.maxThreadsPerBlock)
+    args_fail("a %dx%d block: at %d registers a thread the kernel launches at most %d threads a block", bx, by,
+              attr.numRegs, attr.maxThreadsPerBlock);
   size_t npoints = (size_t)NX * NY * NZ;
   size_t bytes = npoints * sizeof(float);
   size_t dbytes = (size_t)pitch * NY * NZ * sizeof(float);
-  require_device_memory(2 * dbytes + ((bench || sweep) ? 2 * bytes : 0),
-                        (bench || sweep) ? "u1, u2 and the copy test's two buffers" : "u1 and u2");
+  int user_sized = args_given(argc, argv, "nx") || args_given(argc, argv, "ny") || args_given(argc, argv, "nz");
+  device_memory_check(2 * dbytes + ((bench || sweep) ? 2 * bytes : 0),
+                      (bench || sweep) ? "u1, u2 and the copy test's two buffers" : "u1 and u2", user_sized);
 
   printf("Grid dimensions: %d x %d x %d\n", NX, NY, NZ);
   printf("Row pitch: %d floats (%zu bytes), plane pitch: %zu floats\n", pitch, pitch * sizeof(float),
          (size_t)pitch * NY);
 
   // allocate memory for arrays: u1 holds the gold result at the end, u2 the GPU's, u3 is gold's scratch
-  float *h_u1 = (float *)malloc(bytes);
-  float *h_u2 = (float *)malloc(bytes);
-  float *h_u3 = (float *)malloc(bytes);
+  float *h_u1, *h_u2, *h_u3, *d_u1, *d_u2, *d_foo;
+  if (pinned) { // page-locked memory, which the copy engine reads and writes directly
+    checkCudaErrors(cudaMallocHost((void **)&h_u1, bytes));
+    checkCudaErrors(cudaMallocHost((void **)&h_u2, bytes));
+  } else {
+    h_u1 = (float *)malloc(bytes);
+    h_u2 = (float *)malloc(bytes);
+  }
+  h_u3 = (float *)malloc(bytes);
   if (!h_u1 || !h_u2 || !h_u3) return result_fail("out of host memory for three %zu-byte arrays", bytes);
-  float *d_u1, *d_u2, *d_foo;
+  memset(h_u2, 0, bytes); // touch every page now, so that the copy back times the copy, not page faults
   checkCudaErrors(cudaMalloc((void **)&d_u1, dbytes));
   checkCudaErrors(cudaMalloc((void **)&d_u2, dbytes));
 
   // initialise u1: 1 on the boundary, 0 inside (or random inside with -seed)
-  unsigned int state = (unsigned int)seed;
-  for (int k = 0; k < NZ; k++)
-    for (int j = 0; j < NY; j++)
-      for (int i = 0; i < NX; i++) {
-        size_t ind = (size_t)i + (size_t)j * NX + (size_t)k * NX * NY;
-        if (i == 0 || i == NX - 1 || j == 0 || j == NY - 1 || k == 0 || k == NZ - 1) {
-          h_u1[ind] = 1.0f;
-        } else if (seed) {
-          state = state * 1664525u + 1013904223u;
-          h_u1[ind] = (float)(state >> 8) * (1.0f / 16777216.0f);
-        } else {
-          h_u1[ind] = 0.0f;
-        }
-      }
-
-  cudaEvent_t start, stop;
-  checkCudaErrors(cudaEventCreate(&start));
-  checkCudaErrors(cudaEventCreate(&stop));
-  float milli;
+  grid3d_init(h_u1, NX, NY, NZ, (unsigned int)seed);
 
   // copy u1 to device, row by row into the padded rows (the padding zeroed first)
-  checkCudaErrors(cudaEventRecord(start));
+  event_timer t = event_timer_start();
   checkCudaErrors(cudaMemset(d_u1, 0, dbytes));
   checkCudaErrors(cudaMemcpy2D(d_u1, pitch * sizeof(float), h_u1, NX * sizeof(float), NX * sizeof(float),
                                (size_t)NY * NZ, cudaMemcpyHostToDevice));
-  checkCudaErrors(cudaEventRecord(stop));
-  checkCudaErrors(cudaEventSynchronize(stop));
-  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
-  printf("Copy u1 to device: %.1f (ms)\n", milli);
+  float milli = event_timer_stop(&t);
+  printf("Copy u1 to device: %.1f (ms), %.1f GB/s (%s host memory)\n", milli, bytes / (milli * 1e-3) / 1e9,
+         pinned ? "pinned" : "pageable");
 
-  laplace_launch a = {NX, NY, NZ, pitch, kchunk, dim3(), dim3(), d_u1, d_u2};
+  laplace_launch a = {NX, NY, NZ, pitch, kchunk, attr.maxThreadsPerBlock, dim3(), dim3(), d_u1, d_u2};
   double moved = 8.0 * (double)npoints; // one read and one write of each point per iteration
-  double copy = 0.0;
-  if (bench || sweep) copy = copy_GBps(bytes, reps); // the 100 % line, measured in this run
-  if (sweep) sweep_blocks(&a, moved, copy, reps, attr.maxThreadsPerBlock, &bx, &by, &kchunk);
+  bench_ref ref;
+  if (bench || sweep) ref = bench_reference(dev, moved, reps); // the 100 % line, measured in this run
+  if (sweep) { // time every block and chunk in a table, and go on with the fastest
+    static const int xs[] = {32, 64, 128, 256}, ys[] = {1, 2, 4, 8, 16};
+    int ks[] = {4, 8, 12, 16, 24, 32, 48, 64, 128, NZ}; // the last: one chunk, the whole column
+    block_shape best = sweep_shapes("GPU_laplace3d_fast", launch_laplace3d_fast, sweep_block, &a, xs, 4, ys, 5, ks,
+                                    10, "kchunk", moved, &ref, reps);
+    bx = best.x;
+    by = best.y;
+    kchunk = best.z;
+  }
 
   // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
   checkCudaErrors(cudaMemset(d_u2, 0xff, dbytes));
@@ -332,7 +301,7 @@ int main(int argc, char **argv) {
          a.grid.z);
 
   // execute GPU kernel REPEAT times, swapping u1 and u2 after each
-  checkCudaErrors(cudaEventRecord(start));
+  t = event_timer_start();
   for (int i = 1; i <= REPEAT; ++i) {
     GPU_laplace3d_fast<<<a.grid, a.block>>>(NX, NY, NZ, pitch, kchunk, d_u1, d_u2);
     getLastCudaError("GPU_laplace3d_fast execution failed");
@@ -340,19 +309,15 @@ int main(int argc, char **argv) {
     d_u1 = d_u2;
     d_u2 = d_foo;
   }
-  checkCudaErrors(cudaEventRecord(stop));
-  checkCudaErrors(cudaEventSynchronize(stop));
-  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
+  milli = event_timer_stop(&t);
   printf("%dx GPU_laplace3d_fast: %.1f (ms)\n", REPEAT, milli);
 
   // copy u1 (the last result) back to the host, leaving the padding behind
-  checkCudaErrors(cudaEventRecord(start));
+  t = event_timer_start();
   checkCudaErrors(cudaMemcpy2D(h_u2, NX * sizeof(float), d_u1, pitch * sizeof(float), NX * sizeof(float),
                                (size_t)NY * NZ, cudaMemcpyDeviceToHost));
-  checkCudaErrors(cudaEventRecord(stop));
-  checkCudaErrors(cudaEventSynchronize(stop));
-  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
-  printf("Copy u2 to host: %.1f (ms)\n", milli);
+  milli = event_timer_stop(&t);
+  printf("Copy u2 to host: %.1f (ms), %.1f GB/s\n", milli, bytes / (milli * 1e-3) / 1e9);
 
   // Gold treatment
   double t0 = wall_ms();
@@ -374,23 +339,27 @@ int main(int argc, char **argv) {
   if ((bench || sweep) && st.nbad == 0) {
     a.d_u1 = d_u1;
     a.d_u2 = d_u2;
-    float ms = time_median_ms(launch_laplace3d_fast, &a, 3, reps);
-    double GBps = moved / (ms * 1e-3) / 1e9;
-    printf("GPU_laplace3d_fast: %.4f ms an iteration, %.1f GB/s = %.1f%% of a device-to-device copy (%.1f GB/s)\n",
-           ms, GBps, 100.0 * GBps / copy, copy);
     char size[64], extra[64];
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
     snprintf(extra, sizeof(extra), "block=%dx%d kchunk=%d pitch=%d", bx, by, kchunk, pitch);
-    print_bench("3", "laplace3d_fast", size, reps, ms, moved, copy, extra);
+    bench_report(&ref, "3", "laplace3d_fast", size, launch_laplace3d_fast, &a, reps, moved, extra);
   }
 
-  // release GPU and CPU memory
-  checkCudaErrors(cudaEventDestroy(start));
-  checkCudaErrors(cudaEventDestroy(stop));
+  // release GPU and CPU memory (after an odd REPEAT the gold's swaps leave u1 and u3 exchanged)
+  if (REPEAT % 2) {
+    float *h_foo = h_u1;
+    h_u1 = h_u3;
+    h_u3 = h_foo;
+  }
   checkCudaErrors(cudaFree(d_u1));
   checkCudaErrors(cudaFree(d_u2));
-  free(h_u1);
-  free(h_u2);
+  if (pinned) {
+    checkCudaErrors(cudaFreeHost(h_u1));
+    checkCudaErrors(cudaFreeHost(h_u2));
+  } else {
+    free(h_u1);
+    free(h_u2);
+  }
   free(h_u3);
 
   return gold_verdict(&st, "u");

@@ -5,7 +5,7 @@
  */
 #include <stddef.h>
 
-void Gold_laplace3d(int NX, int NY, int NZ, const float *u1, float *u2);
+#include "prac3_gold.h"
 
 /*
  * u2 = one Jacobi sweep of u1 on an NX x NY x NZ grid stored with i fastest, then j, then k.

@@ -1,5 +1,7 @@
 /*
- * test_common.c -- CPU tests of common/: the gold comparison, argument parsing and the median.
+ * test_common.c -- CPU tests of common/: the gold comparison, argument parsing, the median, and the rules
+ * findCudaDevice and device_memory_check follow (gpu_policy.h), with the CUDA runtime's answers stubbed
+ * as plain numbers.
  */
 #include <float.h>
 #include <math.h>
@@ -9,6 +11,9 @@
 
 #include "args.h"
 #include "gold_check.h"
+#include "gpu_policy.h"
+#include "grid3d.h"
+#include "helper_cuda.h" /* from gcc: only its plain C parts, which must compile here */
 #include "test.h"
 #include "timing.h"
 
@@ -224,6 +229,104 @@ TEST(median) {
   CHECK(median_float(outlier, 5) == 1.0f);
 }
 
+/* ---- gpu_policy.h: when is a missing GPU a SKIP, and when a FAIL ---- */
+
+TEST(probe_no_driver_skips) {
+  char msg[320];
+  /* CI: cudaDriverGetVersion gives 0 (no driver) and cudaGetDeviceCount fails "insufficient driver" */
+  CHECK(gpu_probe_verdict(0, 13000, 0, 0, "CUDA driver version is insufficient for CUDA runtime version", msg,
+                          sizeof(msg)) == GPU_SKIP);
+  CHECK(strncmp(msg, "no CUDA device", 14) == 0);
+}
+
+TEST(probe_old_driver_fails) {
+  char msg[320];
+  /* a driver for CUDA 12.4 under a CUDA 13.0 build: a broken setup, never a skip */
+  CHECK(gpu_probe_verdict(12040, 13000, 0, 0, "CUDA driver version is insufficient for CUDA runtime version", msg,
+                          sizeof(msg)) == GPU_FAIL);
+  CHECK(strstr(msg, "12.4") != NULL && strstr(msg, "13.0") != NULL && strstr(msg, "driver") != NULL);
+}
+
+TEST(probe_other_errors_fail_and_no_gpu_skips) {
+  char msg[320];
+  CHECK(gpu_probe_verdict(13000, 13000, 0, 0, "initialization error", msg, sizeof(msg)) == GPU_FAIL);
+  CHECK(strstr(msg, "initialization error") != NULL);
+  CHECK(gpu_probe_verdict(13000, 13000, 1, 0, NULL, msg, sizeof(msg)) == GPU_SKIP); /* driver, but no GPU */
+  CHECK(gpu_probe_verdict(13010, 13000, 1, 2, NULL, msg, sizeof(msg)) == GPU_OK);   /* newer driver: fine */
+  CHECK(msg[0] == '\0');
+}
+
+TEST(require_gpu_turns_skip_into_fail) {
+  unsetenv("REQUIRE_GPU");
+  CHECK(result_skip("no CUDA device: test") == 2);
+  setenv("REQUIRE_GPU", "0", 1);
+  CHECK(result_skip("no CUDA device: test") == 2);
+  setenv("REQUIRE_GPU", "1", 1);
+  CHECK(result_skip("no CUDA device: test") == 1);
+  unsetenv("REQUIRE_GPU");
+}
+
+TEST(memory_cap_from_environment) {
+  unsetenv("WORKBOOK_DEVICE_MEM_MIB");
+  CHECK(gpu_memory_cap_bytes() == 0);
+  setenv("WORKBOOK_DEVICE_MEM_MIB", "6144", 1);
+  CHECK(gpu_memory_cap_bytes() == (size_t)6144 << 20);
+  setenv("WORKBOOK_DEVICE_MEM_MIB", "6G", 1); /* not a number: no cap, rather than a wrong one */
+  CHECK(gpu_memory_cap_bytes() == 0);
+  setenv("WORKBOOK_DEVICE_MEM_MIB", "-5", 1);
+  CHECK(gpu_memory_cap_bytes() == 0);
+  unsetenv("WORKBOOK_DEVICE_MEM_MIB");
+  size_t gib = (size_t)1 << 30;
+  CHECK(gpu_usable_bytes(80 * gib, 0) == 80 * gib);           /* no cap */
+  CHECK(gpu_usable_bytes(80 * gib, 6 * gib) == 6 * gib);      /* a big GPU acting as a 6 GB one */
+  CHECK(gpu_usable_bytes(4 * gib, 6 * gib) == 4 * gib);       /* the cap never adds memory */
+}
+
+TEST(memory_verdicts) {
+  char msg[320];
+  size_t gib = (size_t)1 << 30;
+  CHECK(gpu_memory_verdict(2 * gib, 6 * gib, 0, "u1 and u2", msg, sizeof(msg)) == GPU_OK);
+  CHECK(gpu_memory_verdict(2 * gib, 6 * gib, 1, "u1 and u2", msg, sizeof(msg)) == GPU_OK);
+  CHECK(gpu_memory_verdict(6 * gib, 6 * gib, 1, "u1 and u2", msg, sizeof(msg)) == GPU_OK); /* exactly fits */
+  /* the program's default size on a small GPU: a SKIP saying what to do */
+  CHECK(gpu_memory_verdict(8 * gib, 6 * gib, 0, "u1 and u2", msg, sizeof(msg)) == GPU_SKIP);
+  CHECK(strstr(msg, "default size") != NULL && strstr(msg, "u1 and u2") != NULL);
+  /* a size the user typed: bad input */
+  CHECK(gpu_memory_verdict(8 * gib, 6 * gib, 1, "u1 and u2", msg, sizeof(msg)) == GPU_FAIL);
+  CHECK(strncmp(msg, "bad input: ", 11) == 0);
+}
+
+TEST(args_given_sees_typed_options) {
+  char a0[] = "prog", a1[] = "-nx=64", a2[] = "--ny", a3[] = "-nxx=3";
+  char *argv[] = {a0, a1, a2, a3};
+  CHECK(args_given(4, argv, "nx"));
+  CHECK(args_given(4, argv, "ny"));
+  CHECK(!args_given(4, argv, "nz"));
+  CHECK(!args_given(1, argv, "nx"));
+  char *argv2[] = {a0, a3};
+  CHECK(!args_given(2, argv2, "nx")); /* -nxx is another option */
+}
+
+TEST(grid3d_init_boundary_and_interior) {
+  enum { NX = 5, NY = 4, NZ = 3 };
+  float u[NX * NY * NZ];
+  grid3d_init(u, NX, NY, NZ, 0);
+  CHECK(u[0] == 1.0f && u[NX * NY * NZ - 1] == 1.0f);
+  CHECK(u[1 + NX * 1 + NX * NY * 1] == 0.0f); /* inside, the course's 0 */
+  grid3d_init(u, NX, NY, NZ, 7);
+  int inside_random = 1, boundary_one = 1;
+  for (int k = 0; k < NZ; k++)
+    for (int j = 0; j < NY; j++)
+      for (int i = 0; i < NX; i++) {
+        float v = u[i + NX * j + NX * NY * k];
+        int edge = i == 0 || i == NX - 1 || j == 0 || j == NY - 1 || k == 0 || k == NZ - 1;
+        if (edge && v != 1.0f) boundary_one = 0;
+        if (!edge && !(v >= 0.0f && v < 1.0f && v != 0.0f)) inside_random = 0;
+      }
+  CHECK(boundary_one);
+  CHECK(inside_random);
+}
+
 int main(void) {
   RUN(compare_identical_passes);
   RUN(compare_tolerance_edges);
@@ -243,5 +346,13 @@ int main(void) {
   RUN(args_rejects_overflow);
   RUN(args_help);
   RUN(median);
+  RUN(probe_no_driver_skips);
+  RUN(probe_old_driver_fails);
+  RUN(probe_other_errors_fail_and_no_gpu_skips);
+  RUN(require_gpu_turns_skip_into_fail);
+  RUN(memory_cap_from_environment);
+  RUN(memory_verdicts);
+  RUN(args_given_sees_typed_options);
+  RUN(grid3d_init_boundary_and_interior);
   return test_summary();
 }

@@ -5,10 +5,8 @@
 #include <string.h>
 
 #include "test.h"
+#include "../prac1/prac1_gold.h"
 
-void Gold_prac1(float *x, int nblocks, int nthreads);
-void Gold_vector_add(const float *x, const float *y, float *z, size_t n);
-void Gold_color_inversion(unsigned char *image, int width, int height);
 
 TEST(prac1_gold_is_thread_index) {
   float x[2 * 8];

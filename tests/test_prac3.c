@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "test.h"
+#include "../prac3/prac3_gold.h"
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-void Gold_laplace3d(int NX, int NY, int NZ, const float *u1, float *u2);
 
 #define IDX(i, j, k) ((size_t)(i) + (size_t)(j) * NX + (size_t)(k) * NX * NY)
 

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# test_harness.sh -- CPU tests of the scripts behind make check and make bench (common/run_checks.sh,
+# common/bench_results.sh), on stand-in programs that print the verdicts a real program would.
+# Closes with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+top=$PWD
+passed=0 failed=0
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+ok() { # name condition-result
+  if [ "$2" = 0 ]; then
+    echo "PASS  $1"
+    passed=$((passed + 1))
+  else
+    echo "FAIL  $1"
+    failed=$((failed + 1))
+  fi
+}
+
+# stand-in programs
+mkdir -p "$t/pracX"
+cat >"$t/pracX/pass" <<'P'
+#!/bin/sh
+echo "BENCH prac=X prog=pass n=1 reps=1 ms=1.0"
+echo "RESULT: PASS"
+P
+cat >"$t/pracX/noGPU" <<'P'
+#!/bin/sh
+echo "RESULT: SKIP (no CUDA device: no NVIDIA driver is installed)"
+exit 2
+P
+cat >"$t/pracX/toobig" <<'P'
+#!/bin/sh
+echo "cap=$WORKBOOK_DEVICE_MEM_MIB"
+echo "RESULT: SKIP (the default size does not fit: u needs 1.00 GiB of device memory, only 0.06 GiB is free)"
+exit 2
+P
+chmod +x "$t/pracX/pass" "$t/pracX/noGPU" "$t/pracX/toobig"
+
+# 1. an unknown tag is an error, with the file and line number
+printf '# comment\ncheck pass\nchekc pass\n' >"$t/pracX/runs"
+out=$(common/run_checks.sh check "$t/pracX/runs")
+grep -q "FAIL  $t/pracX/runs:3  (unknown tag 'chekc'" <<<"$out"
+ok "run_checks: unknown tag rejected with file:line" $?
+grep -q '^1 passed, 1 failed' <<<"$out"
+ok "run_checks: an unknown tag counts as a failure" $?
+
+# 2. a last line without a newline would be lost: it is an error
+printf 'check pass\ncheck pass' >"$t/pracX/runs"
+out=$(common/run_checks.sh check "$t/pracX/runs")
+grep -q "the last line has no newline" <<<"$out" && ! common/run_checks.sh check "$t/pracX/runs" >/dev/null
+ok "run_checks: last line without newline rejected" $?
+
+# 3. env= reaches the program; expect=SKIP passes on a SKIP for a reason, not on having no GPU
+printf 'check expect=SKIP env=WORKBOOK_DEVICE_MEM_MIB=64 toobig\ncheck expect=SKIP noGPU\n' >"$t/pracX/runs"
+out=$(VERBOSE=1 common/run_checks.sh check "$t/pracX/runs")
+grep -q 'cap=64' <<<"$out" && grep -q '^PASS  pracX/WORKBOOK_DEVICE_MEM_MIB=64 toobig  (skips as it should' <<<"$out" &&
+  grep -q '^SKIP  pracX/noGPU' <<<"$out" && grep -q '^1 passed, 0 failed, 1 skipped' <<<"$out"
+ok "run_checks: env= and expect=SKIP" $?
+
+# 4. REQUIRE_GPU=1 makes the harness's own SKIPs fail too
+out=$(REQUIRE_GPU=1 common/run_checks.sh check "$t/pracX/runs")
+grep -q '^FAIL  pracX/noGPU  (REQUIRE_GPU is set' <<<"$out"
+ok "run_checks: REQUIRE_GPU=1 turns a SKIP into a FAIL" $?
+
+# 5. make bench without a GPU (every run a SKIP) keeps the published page
+printf 'bench noGPU\n' >"$t/pracX/runs"
+echo "published" >"$t/results.md"
+out=$(RESULTS=$t/results.md common/bench_results.sh "$t/pracX/runs" 2>&1)
+rc=$?
+[ $rc = 0 ] && [ "$(cat "$t/results.md")" = published ] && grep -q 'not written: no run printed a BENCH line' <<<"$out"
+ok "bench: all SKIP keeps results.md" $?
+
+# 6. a failed bench run keeps it too, and fails
+printf '#!/bin/sh\necho "BENCH prac=X prog=f n=1 reps=1 ms=1.0"\necho "RESULT: FAIL (wrong)"\nexit 1\n' >"$t/pracX/fails"
+chmod +x "$t/pracX/fails"
+printf 'bench pass\nbench fails\n' >"$t/pracX/runs"
+out=$(RESULTS=$t/results.md common/bench_results.sh "$t/pracX/runs" 2>&1)
+rc=$?
+[ $rc != 0 ] && [ "$(cat "$t/results.md")" = published ] && grep -q 'not written: a bench run failed' <<<"$out"
+ok "bench: a failure keeps results.md and fails" $?
+
+# 7. BENCH lines and no failure: the page is written
+printf 'bench pass\nbench noGPU\n' >"$t/pracX/runs"
+out=$(RESULTS=$t/results.md common/bench_results.sh "$t/pracX/runs" 2>&1)
+rc=$?
+[ $rc = 0 ] && grep -q 'prog' "$t/results.md" && grep -q '^wrote ' <<<"$out"
+ok "bench: BENCH lines and no failure write results.md" $?
+
+rm -f "$top/bench.log" "$top/bench.summary"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
