@@ -65,6 +65,19 @@ out=$(REQUIRE_GPU=1 common/run_checks.sh check "$t/pracX/runs")
 grep -q '^FAIL  pracX/noGPU  (REQUIRE_GPU is set' <<<"$out"
 ok "run_checks: REQUIRE_GPU=1 turns a SKIP into a FAIL" $?
 
+# 4b. ...but not an expected SKIP for a reason: the program sees no REQUIRE_GPU there
+cat >"$t/pracX/strict" <<'P'
+#!/bin/sh
+[ -n "$REQUIRE_GPU" ] && { echo "RESULT: FAIL (REQUIRE_GPU reached an expect=SKIP run)"; exit 1; }
+echo "RESULT: SKIP (the default size does not fit)"
+exit 2
+P
+chmod +x "$t/pracX/strict"
+printf 'check expect=SKIP strict\n' >"$t/pracX/runs"
+out=$(REQUIRE_GPU=1 common/run_checks.sh check "$t/pracX/runs")
+grep -q '^PASS  pracX/strict  (skips as it should' <<<"$out"
+ok "run_checks: REQUIRE_GPU=1 leaves an expected SKIP alone" $?
+
 # 5. make bench without a GPU (every run a SKIP) keeps the published page
 printf 'bench noGPU\n' >"$t/pracX/runs"
 echo "published" >"$t/results.md"
