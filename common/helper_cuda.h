@@ -135,6 +135,25 @@ static inline void device_memory_check(size_t bytes, const char *what, int user_
   if (verdict == GPU_FAIL) exit(result_fail("%s", msg));
 }
 
+/* Host memory, pageable (malloc) or pinned (cudaMallocHost: page-locked, so the copy engine can read and write
+ * it directly, with no staging copy through a driver buffer). NULL when malloc fails; pinned memory that
+ * cannot be had is an error. Free it with host_free and the same flag. */
+static inline void *host_malloc(size_t bytes, int pinned) {
+  void *p = NULL;
+  if (pinned)
+    checkCudaErrors(cudaMallocHost(&p, bytes));
+  else
+    p = malloc(bytes);
+  return p;
+}
+
+static inline void host_free(void *p, int pinned) {
+  if (pinned)
+    checkCudaErrors(cudaFreeHost(p));
+  else
+    free(p);
+}
+
 /* The size of the L2 cache in bytes: bandwidth tests use arrays of at least 4 times this. */
 static inline size_t l2_cache_bytes(int dev) {
   int l2 = 0;

@@ -252,15 +252,11 @@ int main(int argc, char **argv) {
          (size_t)pitch * NY);
 
   // allocate memory for arrays: u1 holds the gold result at the end, u2 the GPU's, u3 is gold's scratch
-  float *h_u1, *h_u2, *h_u3, *d_u1, *d_u2, *d_foo;
-  if (pinned) { // page-locked memory, which the copy engine reads and writes directly
-    checkCudaErrors(cudaMallocHost((void **)&h_u1, bytes));
-    checkCudaErrors(cudaMallocHost((void **)&h_u2, bytes));
-  } else {
-    h_u1 = (float *)malloc(bytes);
-    h_u2 = (float *)malloc(bytes);
-  }
-  h_u3 = (float *)malloc(bytes);
+  // (-pinned takes u1 and u2 from page-locked memory, which the copy engine reads directly)
+  float *h_u1 = (float *)host_malloc(bytes, pinned);
+  float *h_u2 = (float *)host_malloc(bytes, pinned);
+  float *h_u3 = (float *)malloc(bytes);
+  float *d_u1, *d_u2, *d_foo;
   if (!h_u1 || !h_u2 || !h_u3) return result_fail("out of host memory for three %zu-byte arrays", bytes);
   memset(h_u2, 0, bytes); // touch every page now, so that the copy back times the copy, not page faults
   checkCudaErrors(cudaMalloc((void **)&d_u1, dbytes));
@@ -353,13 +349,8 @@ int main(int argc, char **argv) {
   }
   checkCudaErrors(cudaFree(d_u1));
   checkCudaErrors(cudaFree(d_u2));
-  if (pinned) {
-    checkCudaErrors(cudaFreeHost(h_u1));
-    checkCudaErrors(cudaFreeHost(h_u2));
-  } else {
-    free(h_u1);
-    free(h_u2);
-  }
+  host_free(h_u1, pinned);
+  host_free(h_u2, pinned);
   free(h_u3);
 
   return gold_verdict(&st, "u");
