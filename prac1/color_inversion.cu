@@ -1,5 +1,5 @@
 /*
- * color_inversion.cu -- the harness for LeetGPU's "Color Inversion" (practical 1, extra).
+ * color_inversion.cu -- the harness for LeetGPU's "Color Inversion" (practical 1, step 8).
  *
  * LeetGPU asks for  extern "C" void solve(unsigned char *image, int width, int height): invert R, G
  * and B of every RGBA pixel in place on the device, keeping A. This harness makes a random image,

@@ -3,9 +3,15 @@
  *
  * checkCudaErrors() wraps each CUDA call; getLastCudaError() follows each launch (helper_cuda.h).
  * Run the error injection again and see the difference:
- *   ./prac1b -nblocks=2000 -nthreads=4000      -> "invalid configuration argument", RESULT: FAIL
+ *   ./prac1b -nblocks=2000 -nthreads=4000      -> the launch error, named at the launch line, RESULT: FAIL
+ * (the error's wording depends on the toolkit and driver: the handout shows what CUDA 13 prints).
  * Then try -printf: the kernel prints from every thread, and the order of the lines tells you
  * something about how warps and blocks are scheduled (printf output is flushed at the next sync).
+ *
+ * -fault makes the kernel itself fail: every thread writes far outside x. The launch is fine, so
+ * getLastCudaError() finds nothing; the fault is reported by the next call that waits for the GPU (the
+ * cudaMemcpy back). Build with make DEBUG=1, where getLastCudaError() also synchronises, and the same
+ * fault is reported at the launch.
  *
  * A block size over 1024 is accepted on purpose here (see prac1a.cu): the GPU's refusal is the lesson.
  */
@@ -18,23 +24,30 @@
 
 #include "prac1_gold.h"
 
-// how many elements to print: all of the course's 2 x 8, the start of anything larger
-#define NPRINT 16
+// how many elements to print: all of the course's 2 x 8 and of the handout's 4 x 16, the start of anything
+// larger
+#define NPRINT 64
 
-// one thread per element of x: each stores its index within its block, and may say so
-__global__ void my_first_kernel(float *x, int print) {
+// -fault: how far past its element each thread writes. 2^45 floats is 2^47 bytes (128 TiB) on, beyond the
+// address space of a Linux x86-64 process and so beyond every GPU allocation: nothing is mapped there
+#define FAULT_OFFSET (1LL << 45)
+
+// one thread per element of x: each stores its index within its block (offset 0; FAULT_OFFSET with
+// -fault), and may say so
+__global__ void my_first_kernel(float *x, int print, long long offset) {
   int tid = threadIdx.x + blockDim.x * blockIdx.x;
-  x[tid] = (float)threadIdx.x;
+  x[tid + offset] = (float)threadIdx.x;
   if (print) printf("block %d, thread %d: x[%d] = %d\n", blockIdx.x, threadIdx.x, tid, threadIdx.x);
 }
 
 
 int main(int argc, char **argv) {
-  int nblocks = 2, nthreads = 8, print = 0;
+  int nblocks = 2, nthreads = 8, print = 0, fault = 0;
   arg_spec opts[] = {
       {"nblocks", ARG_INT, &nblocks, 1, 1 << 20, "number of thread blocks"},
       {"nthreads", ARG_INT, &nthreads, 1, 1 << 20, "threads per block (the GPU allows 1024: try more)"},
       {"printf", ARG_FLAG, &print, 0, 1, "printf from every thread of the kernel"},
+      {"fault", ARG_FLAG, &fault, 0, 1, "make the kernel write out of bounds (a fault inside the kernel)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   long long nsize = (long long)nblocks * nthreads;
@@ -54,8 +67,9 @@ int main(int argc, char **argv) {
   for (long long n = 0; n < nsize; n++) h_x[n] = -1.0f;
   checkCudaErrors(cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice));
 
-  // execute kernel
-  my_first_kernel<<<nblocks, nthreads>>>(d_x, print);
+  // execute kernel. getLastCudaError sees launch errors at once; a fault inside the kernel (-fault) shows
+  // at the next call that waits for the GPU, or here in a DEBUG=1 build
+  my_first_kernel<<<nblocks, nthreads>>>(d_x, print, fault ? FAULT_OFFSET : 0);
   getLastCudaError("my_first_kernel execution failed");
 
   // copy back results and print them out

@@ -1,5 +1,5 @@
 /*
- * prac1c.cu -- practical 1, step 8: managed (unified) memory.
+ * prac1c.cu -- practical 1, step 7: managed (unified) memory.
  *
  * The same kernel as prac1b.cu, but x lives in one cudaMallocManaged allocation that host and device
  * both use: no separate host copy and no cudaMemcpy. The host must wait for the kernel
@@ -15,8 +15,9 @@
 
 #include "prac1_gold.h"
 
-// how many elements to print: all of the course's 2 x 8, the start of anything larger
-#define NPRINT 16
+// how many elements to print: all of the course's 2 x 8 and of the handout's 4 x 16, the start of anything
+// larger
+#define NPRINT 64
 
 // one thread per element of x: each stores its index within its block
 __global__ void my_first_kernel(float *x) {

@@ -1,5 +1,5 @@
 /*
- * vector_add.cu -- the harness for LeetGPU's "Vector Addition" (practical 1, extra).
+ * vector_add.cu -- the harness for LeetGPU's "Vector Addition" (practical 1, step 8).
  *
  * LeetGPU asks for  extern "C" void solve(const float *A, const float *B, float *C, int N)  working on
  * device pointers. This harness fills A and B with random floats, calls solve(), checks C against the

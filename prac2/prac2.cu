@@ -1,5 +1,5 @@
 /*
- * prac2.cu -- practical 2, steps 1-5: Monte Carlo path simulation with the cuRAND host API.
+ * prac2.cu -- practical 2, steps 1-4: Monte Carlo path simulation with the cuRAND host API.
  *
  * cuRAND fills one big array with 2*N*NPATH standard normals (XORWOW, seed 1234), then the kernel pathcalc
  * simulates one path of two correlated assets per thread and writes its payoff; the host averages them.

@@ -1,5 +1,5 @@
 /*
- * prac2_device.cu -- practical 2, step 7: the same Monte Carlo with the cuRAND device API.
+ * prac2_device.cu -- practical 2, step 6: the same Monte Carlo with the cuRAND device API.
  *
  * No array of normals: each thread owns a generator and draws its normals as it needs them, so the kernel
  * reads nothing from memory but its generator's state. Two generators:
@@ -150,7 +150,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMemcpyToSymbol(con1, &h_con1, sizeof(h_con1)));
   checkCudaErrors(cudaMemcpyToSymbol(con2, &h_con2, sizeof(h_con2)));
 
-  // step 7: a grid that just fills the GPU. No more threads than paths: a thread with no path would only
+  // step 6: a grid that just fills the GPU. No more threads than paths: a thread with no path would only
   // waste a generator
   int nsm, per_sm;
   checkCudaErrors(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));

@@ -1,5 +1,5 @@
 /*
- * prac2_quad.cu -- practical 2, step 6: the average of a*z^2 + b*z + c over standard normals z.
+ * prac2_quad.cu -- practical 2, step 5: the average of a*z^2 + b*z + c over standard normals z.
  *
  * Since E[z] = 0 and E[z^2] = 1 the answer is a + c, with standard error sqrt((2a^2 + b^2) / n). cuRAND
  * makes the n normals (host API), a, b and c sit in constant memory, and the sum is done four ways:
@@ -12,7 +12,7 @@
  * Gold: the CPU forms the same float terms (bit for bit) and sums them in double. Method 1 is checked thread
  * by thread, 2b against the host's sum of method 1's partial sums (the same floats, added in another order),
  * 2 and 3 against the whole sum: each within the rounding bound of its own additions. Compare the times of 2
- * and 2b (handout step 6: why is 2 so slow?).
+ * and 2b (handout step 5: why is 2 so slow?).
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,120 @@
+/*
+ * exercises/prac1d.cu -- practical 1, step 6: write the vector addition z = x + y yourself.
+ *
+ * The finished program is ../prac1d.cu: try first. Fill in the places marked TODO(step 6) (the kernel's
+ * body, the number of blocks and the launch), then `make exercises/prac1d && ./exercises/prac1d`.
+ * Until they are right it ends RESULT: FAIL (exercise not done: ...): z starts as NaN, and the gold
+ * comparison fails every element your kernel does not write correctly.
+ *
+ * The host fills x and y with random values, the GPU adds them with one thread per element, and the
+ * result is compared with the CPU's. n is deliberately not a multiple of the block size: the last
+ * block has threads with nothing to do, and the `if (tid < n)` guard keeps them from writing past z.
+ * Try -n=1000 -nthreads=1000, -n=1 and a block size that is not a multiple of 32.
+ * Once the result is right the kernel is timed (the median of REPS launches) and its bandwidth printed:
+ * vary -nthreads (32, 100, 256, 1024) at a size far larger than the L2 cache, -n=100000000, and compare.
+ *   nvcc -O3 -arch=sm_90 -I. -I../common exercises/prac1d.cu vector_add_gold.c -o exercises/prac1d   (in prac1/)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "timing.h"
+
+#include "prac1_gold.h"
+
+#define REPS 20 // timed launches; their median is printed
+
+// one thread per element; the last block may be partly idle
+__global__ void add_vectors(const float *x, const float *y, float *z, int n) {
+  // TODO(step 6): this thread's global index from threadIdx.x, blockIdx.x and blockDim.x; then, if it is
+  // below n (the last block sticks out past the end), z[index] = x[index] + y[index]
+}
+
+
+// everything a launch needs, so that time_median_ms (timing.h) can repeat it
+typedef struct {
+  const float *d_x, *d_y;
+  float *d_z;
+  int n, nblocks, nthreads;
+} add_launch;
+
+static void launch_add_vectors(void *p) {
+  // TODO(step 6): add_launch *a = (add_launch *)p, then launch add_vectors with a->nblocks blocks of
+  // a->nthreads threads on a->d_x, a->d_y, a->d_z and a->n
+  (void)p; // nothing launched yet: delete this line when your launch uses p
+  getLastCudaError("add_vectors execution failed");
+}
+
+// uniform in [-1, 1), from a small LCG so that every run with the same -seed sees the same data
+static float random_uniform(unsigned int *state) {
+  *state = *state * 1664525u + 1013904223u;
+  return (float)(*state >> 8) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+int main(int argc, char **argv) {
+  int n = 1000003, nthreads = 256, seed = 1;
+  arg_spec opts[] = {
+      {"n", ARG_INT, &n, 1, 1 << 29, "vector length"},
+      {"nthreads", ARG_INT, &nthreads, 1, 1024, "threads per block"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the random inputs"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+
+  findCudaDevice(argc, argv);
+  size_t bytes = (size_t)n * sizeof(float);
+  device_memory_check(3 * bytes, "three vectors", args_given(argc, argv, "n"));
+
+  // allocate and initialise the host vectors
+  float *h_x = (float *)malloc(bytes);
+  float *h_y = (float *)malloc(bytes);
+  float *h_z = (float *)malloc(bytes);
+  float *h_gold = (float *)malloc(bytes);
+  if (!h_x || !h_y || !h_z || !h_gold) return result_fail("out of host memory");
+  unsigned int state = (unsigned int)seed;
+  for (int i = 0; i < n; i++) {
+    h_x[i] = random_uniform(&state);
+    h_y[i] = random_uniform(&state);
+  }
+
+  // copy x and y to the device; poison z with 0xff bytes (NaN), which a correct kernel overwrites
+  float *d_x, *d_y, *d_z;
+  checkCudaErrors(cudaMalloc((void **)&d_x, bytes));
+  checkCudaErrors(cudaMalloc((void **)&d_y, bytes));
+  checkCudaErrors(cudaMalloc((void **)&d_z, bytes));
+  checkCudaErrors(cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice));
+  checkCudaErrors(cudaMemcpy(d_y, h_y, bytes, cudaMemcpyHostToDevice));
+  checkCudaErrors(cudaMemset(d_z, 0xff, bytes));
+
+  // execute kernel: enough blocks to cover n, rounding up
+  int nblocks = 1; // TODO(step 6): enough blocks of nthreads threads for all n elements (round up)
+  add_launch a = {d_x, d_y, d_z, n, nblocks, nthreads};
+  launch_add_vectors(&a);
+  printf("n = %d, %d blocks of %d threads\n", n, nblocks, nthreads);
+
+  // copy back the result, compute the gold and compare: one float addition each, so exactly equal
+  checkCudaErrors(cudaMemcpy(h_z, d_z, bytes, cudaMemcpyDeviceToHost));
+  Gold_vector_add(h_x, h_y, h_gold, (size_t)n);
+  gold_stats st;
+  compare_float(h_z, h_gold, (size_t)n, 0.0, 0.0, &st);
+  gold_report("z", &st);
+
+  // time the kernel once it is right: 3 warm-up launches (the first also loads the kernel), then the median
+  // of REPS; it reads x and y and writes z, 12 bytes an element
+  if (st.nbad == 0) {
+    float ms = time_median_ms(launch_add_vectors, &a, 3, REPS);
+    printf("add_vectors: %.4f ms (median of %d), %.1f GB/s\n", ms, REPS, 12.0 * n / (ms * 1e-3) / 1e9);
+  }
+
+  checkCudaErrors(cudaFree(d_x));
+  checkCudaErrors(cudaFree(d_y));
+  checkCudaErrors(cudaFree(d_z));
+  free(h_x);
+  free(h_y);
+  free(h_z);
+  free(h_gold);
+
+  if (st.nbad) return result_fail("exercise not done: z: %zu of %zu values differ from the gold", st.nbad, st.n);
+  return result_pass();
+}

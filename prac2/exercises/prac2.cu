@@ -1,0 +1,270 @@
+/*
+ * exercises/prac2.cu -- practical 2, step 3: write the strided layout (version 2) of pathcalc's indexing.
+ *
+ * The finished program is ../prac2.cu: try first. Fill in the place marked TODO(step 3) in pathcalc, then
+ * `make exercises/prac2 && ./exercises/prac2 -npath=960000`. Here -version=2 is the default, as it is the
+ * exercise (-version=1, the coalesced layout, is done). Until it is right the program ends
+ * RESULT: FAIL (exercise not done: ...): the gold reads each path's normals from where version 2 puts them
+ * and recomputes its payoff, and the paths that read the wrong numbers disagree.
+ *
+ * cuRAND fills one big array with 2*N*NPATH standard normals (XORWOW, seed 1234), then the kernel pathcalc
+ * simulates one path of two correlated assets per thread and writes its payoff; the host averages them.
+ * Where the normals of a path sit in that array is the lesson:
+ *   -version=1  normal j of path p at z[j*NPATH + p]: at each step a warp reads 32 consecutive floats
+ *   -version=2  normal j of path p at z[p*2N + j]:    a warp's 32 reads are 2N floats (800 bytes) apart
+ * Try both, compare the kernel times and the effective bandwidth, and explain the ratio (handout step 4).
+ *
+ * Gold: the CPU copies back the normals of the paths it checks (all of them, or -goldpaths spread over the
+ * whole range), recomputes those paths in double and compares path by path. A path may legitimately flip
+ * only if its S ends within float rounding of an edge |S - 1| = 0.1; such flips are counted, and any other
+ * disagreement fails.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "helper_curand.h"
+#include "timing.h"
+
+#include "prac2_gold.h"
+
+#define BLOCK_THREADS 128 // the course's block size; any multiple of 32 works
+#define GOLD_CHUNK 16384  // paths per chunk of normals copied back for the gold: 13 MB at N = 100
+
+// the model's constants, set once by the host: every thread reads the same value, which constant memory
+// broadcasts to a whole warp in one transaction
+__constant__ int N;
+__constant__ float T, r, sigma, rho, alpha, dt, con1, con2;
+
+// one thread per path; version picks the layout of the normals (see the header)
+__global__ void pathcalc(const float *d_z, float *d_v, int npath, int version) {
+  int tid = threadIdx.x + blockIdx.x * blockDim.x;
+  if (tid >= npath) return;
+
+  size_t ind, inc;
+  if (version == 1) {
+    ind = tid; // coalesced: the 32 threads of a warp read 32 neighbouring floats
+    inc = npath;
+  } else {
+    // TODO(step 3): strided: normal j of path tid is z[tid*2N + j], so that each thread walks its own
+    // contiguous block of 2N floats. Set ind to where path tid's first normal is (size_t: 2N*NPATH can pass
+    // 2^31) and inc to the distance from one normal to its next
+    ind = 0;
+    inc = 0;
+  }
+
+  float s1 = 1.0f, s2 = 1.0f;
+  for (int n = 0; n < N; n++) {
+    float y1 = d_z[ind];
+    ind += inc;
+    float y2 = rho * y1 + alpha * d_z[ind];
+    ind += inc;
+    s1 = s1 * (con1 + con2 * y1);
+    s2 = s2 * (con1 + con2 * y2);
+  }
+
+  // digital payoff: a rectangle around S1 = S2 = 1
+  float payoff = 0.0f;
+  if (fabsf(s1 - 1.0f) < 0.1f && fabsf(s2 - 1.0f) < 0.1f) payoff = expf(-r * T);
+  d_v[tid] = payoff;
+}
+
+
+typedef struct {
+  curandGenerator_t gen;
+  float *d_z, *d_v;
+  size_t nz;
+  int npath, version;
+} run_args;
+
+static void run_rng(void *p) {
+  run_args *a = (run_args *)p;
+  checkCudaErrors(curandGenerateNormal(a->gen, a->d_z, a->nz, 0.0f, 1.0f));
+}
+
+static void run_pathcalc(void *p) {
+  run_args *a = (run_args *)p;
+  pathcalc<<<(a->npath + BLOCK_THREADS - 1) / BLOCK_THREADS, BLOCK_THREADS>>>(a->d_z, a->d_v, a->npath, a->version);
+  getLastCudaError("pathcalc execution failed");
+}
+
+int main(int argc, char **argv) {
+  int npath = 9600000, h_N = 100, version = 2, bench = 0, reps = 10;
+  long long goldpaths = 0;
+  arg_spec opts[] = {
+      {"npath", ARG_INT, &npath, 1, 1 << 30, "number of paths (NPATH)"},
+      {"n", ARG_INT, &h_N, 1, 100000, "time steps per path (N)"},
+      {"version", ARG_INT, &version, 1, 2, "layout of the normals: 1 coalesced, 2 strided"},
+      {"goldpaths", ARG_LONG, &goldpaths, 0, 1 << 30, "paths the CPU recomputes (0: all of them)"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "time the RNG and the kernel (median of -reps), print a BENCH line"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+
+  // 2*N*NPATH normals: more than 1 TiB is more than any GPU has, whatever it is
+  size_t nz = 2 * (size_t)h_N * (size_t)npath;
+  size_t zbytes = nz * sizeof(float), vbytes = (size_t)npath * sizeof(float);
+  if (zbytes > ((size_t)1 << 40))
+    args_fail("-npath=%d -n=%d needs %.0f GiB for the normals, more than any GPU has", npath, h_N,
+              (double)zbytes / (1 << 30));
+
+  int dev = findCudaDevice(argc, argv);
+  device_memory_check(zbytes + vbytes + ((size_t)64 << 20), "the normals (2*N*NPATH floats) and the payoffs",
+                      args_given(argc, argv, "npath") || args_given(argc, argv, "n"));
+
+  // the course's parameters, in constant memory
+  float h_T = 1.0f, h_r = 0.05f, h_sigma = 0.1f, h_rho = 0.5f;
+  float h_alpha = (float)sqrt(1.0 - (double)h_rho * h_rho);
+  float h_dt = h_T / h_N;
+  float h_con1 = (float)(1.0 + (double)h_r * h_dt);
+  float h_con2 = (float)(sqrt((double)h_dt) * h_sigma);
+  checkCudaErrors(cudaMemcpyToSymbol(N, &h_N, sizeof(h_N)));
+  checkCudaErrors(cudaMemcpyToSymbol(T, &h_T, sizeof(h_T)));
+  checkCudaErrors(cudaMemcpyToSymbol(r, &h_r, sizeof(h_r)));
+  checkCudaErrors(cudaMemcpyToSymbol(sigma, &h_sigma, sizeof(h_sigma)));
+  checkCudaErrors(cudaMemcpyToSymbol(rho, &h_rho, sizeof(h_rho)));
+  checkCudaErrors(cudaMemcpyToSymbol(alpha, &h_alpha, sizeof(h_alpha)));
+  checkCudaErrors(cudaMemcpyToSymbol(dt, &h_dt, sizeof(h_dt)));
+  checkCudaErrors(cudaMemcpyToSymbol(con1, &h_con1, sizeof(h_con1)));
+  checkCudaErrors(cudaMemcpyToSymbol(con2, &h_con2, sizeof(h_con2)));
+
+  // allocate memory on host and device; poison the payoffs with 0xff bytes (NaN)
+  float *h_v = (float *)malloc(vbytes);
+  if (!h_v) return result_fail("out of host memory");
+  float *d_z, *d_v;
+  checkCudaErrors(cudaMalloc((void **)&d_z, zbytes));
+  checkCudaErrors(cudaMalloc((void **)&d_v, vbytes));
+  checkCudaErrors(cudaMemset(d_v, 0xff, vbytes));
+
+  cudaEvent_t start, stop;
+  checkCudaErrors(cudaEventCreate(&start));
+  checkCudaErrors(cudaEventCreate(&stop));
+  float ms_rng, ms_kernel;
+
+  // random number generation
+  run_args a = {NULL, d_z, d_v, nz, npath, version};
+  checkCudaErrors(curandCreateGenerator(&a.gen, CURAND_RNG_PSEUDO_XORWOW));
+  checkCudaErrors(curandSetPseudoRandomGeneratorSeed(a.gen, 1234ULL));
+  checkCudaErrors(cudaEventRecord(start));
+  run_rng(&a);
+  checkCudaErrors(cudaEventRecord(stop));
+  checkCudaErrors(cudaEventSynchronize(stop));
+  checkCudaErrors(cudaEventElapsedTime(&ms_rng, start, stop));
+  printf("NPATH = %d, N = %d, version %d (%s)\n", npath, h_N, version, version == 1 ? "coalesced" : "strided");
+  printf("CURAND normal RNG  execution time (ms): %10.3f,  samples/sec: %e\n", ms_rng, nz / (0.001 * ms_rng));
+
+  // execute kernel and time it
+  checkCudaErrors(cudaEventRecord(start));
+  run_pathcalc(&a);
+  checkCudaErrors(cudaEventRecord(stop));
+  checkCudaErrors(cudaEventSynchronize(stop));
+  checkCudaErrors(cudaEventElapsedTime(&ms_kernel, start, stop));
+  double moved = (double)zbytes + (double)vbytes; // each normal read once, each payoff written once
+  printf("Monte Carlo kernel execution time (ms): %10.3f,  effective bandwidth: %.1f GB/s\n", ms_kernel,
+         moved / (0.001 * ms_kernel) / 1e9);
+
+  // copy back results, compute the average and its standard error
+  checkCudaErrors(cudaMemcpy(h_v, d_v, vbytes, cudaMemcpyDeviceToHost));
+  double avg, err;
+  mean_and_error(h_v, (size_t)npath, &avg, &err);
+  printf("Average value and standard deviation of error  = %13.8f %13.8f\n", avg, err);
+
+  // Gold treatment: chunks of GOLD_CHUNK paths spread evenly from the first to the last (which holds the
+  // partial block), their normals copied back in the kernel's layout and recomputed in double
+  size_t nchunks = ((size_t)npath + GOLD_CHUNK - 1) / GOLD_CHUNK;
+  size_t want = goldpaths > 0 ? ((size_t)goldpaths + GOLD_CHUNK - 1) / GOLD_CHUNK : nchunks;
+  if (want > nchunks) want = nchunks;
+  size_t chunk_floats = 2 * (size_t)h_N * GOLD_CHUNK;
+  float *h_zc = (float *)malloc(chunk_floats * sizeof(float));
+  double *h_gold = (double *)malloc(GOLD_CHUNK * sizeof(double));
+  unsigned char *h_edge = (unsigned char *)malloc(GOLD_CHUNK);
+  if (!h_zc || !h_gold || !h_edge) return result_fail("out of host memory");
+  double disc = exp(-(double)h_r * h_T);
+  size_t checked = 0, nbad = 0, nedge = 0, nflip = 0;
+  long long first_bad = -1;
+  double sum_gpu = 0.0, sum_gold = 0.0;
+  double t0 = wall_ms();
+  for (size_t k = 0, last = (size_t)-1; k < want; k++) {
+    size_t c = want > 1 ? k * (nchunks - 1) / (want - 1) : 0;
+    if (c == last) continue;
+    last = c;
+    size_t p0 = c * GOLD_CHUNK, m = (size_t)npath - p0 < GOLD_CHUNK ? (size_t)npath - p0 : GOLD_CHUNK;
+    size_t path_stride, num_stride;
+    if (version == 1) { // rows j = 0..2N-1 of m floats each, one row per normal: the chunk is [2N][m]
+      checkCudaErrors(cudaMemcpy2D(h_zc, m * sizeof(float), d_z + p0, (size_t)npath * sizeof(float),
+                                   m * sizeof(float), 2 * (size_t)h_N, cudaMemcpyDeviceToHost));
+      path_stride = 1;
+      num_stride = m;
+    } else { // one contiguous block of m*2N floats: the chunk is [m][2N]
+      checkCudaErrors(cudaMemcpy(h_zc, d_z + p0 * 2 * h_N, m * 2 * h_N * sizeof(float), cudaMemcpyDeviceToHost));
+      path_stride = 2 * (size_t)h_N;
+      num_stride = 1;
+    }
+    pathcalc_gold(h_zc, m, h_N, path_stride, num_stride, h_T, h_r, h_sigma, h_rho, h_gold, h_edge);
+    size_t flips;
+    long long bad_at;
+    size_t bad = payoff_compare(h_v + p0, h_gold, h_edge, m, disc, &flips, &bad_at);
+    if (bad && first_bad < 0) first_bad = (long long)p0 + bad_at;
+    nbad += bad;
+    nflip += flips;
+    for (size_t i = 0; i < m; i++) {
+      nedge += h_edge[i];
+      sum_gpu += h_v[p0 + i];
+      sum_gold += h_gold[i];
+    }
+    checked += m;
+  }
+  double ms_gold = wall_ms() - t0;
+
+  // error check. Path by path: no disagreement away from an edge. The averages over the checked paths then
+  // differ by at most (flips * exp(-rT) + 1e-6 per path for the float exp(-rT)) / checked.
+  double avg_gpu = sum_gpu / checked, avg_gold = sum_gold / checked;
+  double tol = ((double)nflip * disc + 1e-6 * checked) / checked;
+  gold_stats st;
+  compare_scalar(avg_gpu, avg_gold, tol, 0.0, &st);
+  printf("gold: %zu of %d paths recomputed on the CPU in %.0f ms; %zu within %.1e of an edge, %zu flipped, "
+         "%zu wrong\n",
+         checked, npath, ms_gold, nedge, pathcalc_edge_width(h_N), nflip, nbad);
+  printf("average over those paths: GPU %.8f, gold %.8f, difference %.2e (tolerance %.2e)\n", avg_gpu, avg_gold,
+         fabs(avg_gpu - avg_gold), tol);
+
+  int verdict_ok = nbad == 0 && st.nbad == 0;
+  if (bench && verdict_ok) {
+    float ms_r = time_median_ms(run_rng, &a, 2, reps);
+    float ms_k = time_median_ms(run_pathcalc, &a, 2, reps);
+    bench_ref ref = bench_reference(dev, moved, reps); // a copy moving as many bytes: the 100 % line
+    char size[48], extra[200];
+    snprintf(size, sizeof(size), "%dx%d", npath, h_N);
+    snprintf(extra, sizeof(extra), "variant=host_xorwow_v%d ms_rng=%.4f ms_total=%.4f rng_Gsamples_per_s=%.2f",
+             version, ms_r, ms_r + ms_k, nz / (1e-3 * ms_r) / 1e9);
+    printf("median of %d: RNG %.3f ms, kernel %.3f ms, total %.3f ms\n", reps, ms_r, ms_k, ms_r + ms_k);
+    print_bench("2", "prac2", size, reps, ms_k, moved, &ref, extra);
+  }
+
+  // tidy up
+  checkCudaErrors(curandDestroyGenerator(a.gen));
+  checkCudaErrors(cudaEventDestroy(start));
+  checkCudaErrors(cudaEventDestroy(stop));
+  checkCudaErrors(cudaFree(d_z));
+  checkCudaErrors(cudaFree(d_v));
+  free(h_v);
+  free(h_zc);
+  free(h_gold);
+  free(h_edge);
+
+  if (nbad) {
+    return result_fail("exercise not done: payoffs: %zu of %zu paths differ from the gold away from an edge, first "
+                       "at path %lld", nbad, checked, first_bad);
+  }
+  // A path is an edge path with probability about 2 * width * (the sum of S1's and S2's densities at 0.9 and
+  // 1.1), about 19 * width here (0.06 % at N = 100); far more than that means the edge test hides errors
+  double max_edge = 10.0 + 3.0 * 19.0 * pathcalc_edge_width(h_N) * checked;
+  if ((double)nedge > max_edge)
+    return result_fail("payoffs: %zu of %zu paths are edge paths, more than the %.0f expected at most", nedge,
+                       checked, max_edge);
+  return gold_verdict(&st, "average");
+}

@@ -1,0 +1,223 @@
+/*
+ * exercises/laplace3d_new.cu -- practical 3, step 4: the same Jacobi iteration with 3-D thread blocks,
+ * with a kernel of your own.
+ *
+ * The finished program is ../laplace3d_new.cu: try first. This file is that program unchanged but for its
+ * verdict; the exercise is the kernel, in exercises/laplace3d_kernel_new.h (included below in place of
+ * ../laplace3d_kernel_new.h): fill in its TODO(step 4). Until it is right the program ends
+ * RESULT: FAIL (exercise not done: ...): the GPU's u is compared with the gold's point by point.
+ *
+ * Everything but the kernel is as in laplace3d.cu: u = 1 on the boundary and 0 inside, REPEAT
+ * iterations on the GPU and on the CPU, and the two must agree exactly (rms error = 0.000000).
+ * GPU_laplace3d_new (laplace3d_kernel_new.h) gives each grid point its own thread, in 3-D blocks of
+ * BLOCK_X x BLOCK_Y x BLOCK_Z threads. Compare its time with laplace3d's, tune the three block sizes
+ * (make BLOCK_X=.. BLOCK_Y=.. BLOCK_Z=.., -bx= -by= -bz=, or -sweep), and count its instructions with
+ * `make profile` (step 5). -pad stores the rows with a pitch of a multiple of 32 floats (step 6).
+ *   nvcc -O3 -arch=sm_90 -I. -I../common exercises/laplace3d_new.cu laplace3d_gold.c -o exercises/laplace3d_new
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "grid3d.h"
+#include "sweep.h"
+#include "timing.h"
+
+#include "prac3_gold.h"
+
+// step 4: the block shape; make BLOCK_X=.. BLOCK_Y=.. BLOCK_Z=.. overrides these (for laplace3d and
+// laplace3d_new only), -bx= -by= -bz= too
+#ifndef BLOCK_X
+#define BLOCK_X 32 // one warp along i: a warp's 32 loads of a row are 128 consecutive bytes
+#endif
+#ifndef BLOCK_Y
+#define BLOCK_Y 4 // with BLOCK_Z, 256 threads a block
+#endif
+#ifndef BLOCK_Z
+#define BLOCK_Z 2 // a 32 x 4 x 2 block reads a 34 x 6 x 4 box: fewer halo points than a flat 32 x 8 x 1
+#endif
+
+// the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
+#define MAX_POINTS (1LL << 35)
+
+#include "laplace3d_kernel_new.h"
+
+// everything one launch needs, for the timing helpers
+typedef struct {
+  int NX, NY, NZ, pitch;
+  dim3 grid, block;
+  const float *d_u1;
+  float *d_u2;
+} laplace_launch;
+
+static void launch_laplace3d_new(void *p) {
+  laplace_launch *a = (laplace_launch *)p;
+  GPU_laplace3d_new<<<a->grid, a->block>>>(a->NX, a->NY, a->NZ, a->pitch, a->d_u1, a->d_u2);
+  getLastCudaError("GPU_laplace3d_new execution failed");
+}
+
+// the execution configuration for a bx x by x bz block
+static void set_block(laplace_launch *a, int bx, int by, int bz) {
+  a->block = dim3(bx, by, bz);
+  // rounded up: the kernel guards i, j and k
+  a->grid = dim3((a->NX + bx - 1) / bx, (a->NY + by - 1) / by, (a->NZ + bz - 1) / bz);
+}
+
+// the shapes -sweep tries: whole warps, at most 1024 threads
+static int sweep_block(void *p, block_shape s) {
+  if (s.x * s.y * s.z < 32 || s.x * s.y * s.z > 1024) return 0;
+  set_block((laplace_launch *)p, s.x, s.y, s.z);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, bx = BLOCK_X, by = BLOCK_Y, bz = BLOCK_Z;
+  int pad = 0, pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
+  arg_spec opts[] = {
+      {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
+      {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
+      {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
+      {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations"},
+      {"bx", ARG_INT, &bx, 1, 1024, "threads per block in i (BLOCK_X)"},
+      {"by", ARG_INT, &by, 1, 1024, "threads per block in j (BLOCK_Y)"},
+      {"bz", ARG_INT, &bz, 1, 64, "threads per block in k (BLOCK_Z)"},
+      {"pad", ARG_FLAG, &pad, 0, 1, "store rows with a pitch rounded up to 32 floats (128 bytes)"},
+      {"pinned", ARG_FLAG, &pinned, 0, 1, "host arrays in pinned memory (cudaMallocHost) instead of malloc"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "time one iteration and a device-to-device copy, print a BENCH line"},
+      {"sweep", ARG_FLAG, &sweep, 0, 1, "time a table of block sizes, then run with the fastest"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench and -sweep (the median is used)"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  if ((long long)NX * NY * NZ > MAX_POINTS)
+    args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
+  if ((long long)bx * by * bz > 1024)
+    args_fail("a %dx%dx%d block has %lld threads, more than 1024", bx, by, bz, (long long)bx * by * bz);
+  int pitch = pad ? (NX + 31) / 32 * 32 : NX; // step 6: every row starts on a 128-byte boundary
+
+  int dev = findCudaDevice(argc, argv);
+  size_t npoints = (size_t)NX * NY * NZ;
+  size_t bytes = npoints * sizeof(float);
+  size_t dbytes = (size_t)pitch * NY * NZ * sizeof(float);
+  int user_sized = args_given(argc, argv, "nx") || args_given(argc, argv, "ny") || args_given(argc, argv, "nz");
+  device_memory_check(2 * dbytes + ((bench || sweep) ? 2 * bytes : 0),
+                      (bench || sweep) ? "u1, u2 and the copy test's two buffers" : "u1 and u2", user_sized);
+
+  printf("Grid dimensions: %d x %d x %d\n", NX, NY, NZ);
+  if (pad) printf("Row pitch: %d floats (%zu bytes), plane pitch: %zu floats\n", pitch, pitch * sizeof(float),
+                  (size_t)pitch * NY);
+
+  // allocate memory for arrays: u1 holds the gold result at the end, u2 the GPU's, u3 is gold's scratch
+  // (step 1: -pinned takes u1 and u2 from page-locked memory, which the copy engine reads directly)
+  float *h_u1 = (float *)host_malloc(bytes, pinned);
+  float *h_u2 = (float *)host_malloc(bytes, pinned);
+  float *h_u3 = (float *)malloc(bytes);
+  float *d_u1, *d_u2, *d_foo;
+  if (!h_u1 || !h_u2 || !h_u3) return result_fail("out of host memory for three %zu-byte arrays", bytes);
+  memset(h_u2, 0, bytes); // touch every page now, so that the copy back times the copy, not page faults
+  checkCudaErrors(cudaMalloc((void **)&d_u1, dbytes));
+  checkCudaErrors(cudaMalloc((void **)&d_u2, dbytes));
+
+  // initialise u1: 1 on the boundary, 0 inside (or random inside with -seed)
+  grid3d_init(h_u1, NX, NY, NZ, (unsigned int)seed);
+
+  // copy u1 to device; padded rows go row by row (cudaMemcpy2D), the padding zeroed first
+  event_timer t = event_timer_start();
+  if (pitch == NX) {
+    checkCudaErrors(cudaMemcpy(d_u1, h_u1, bytes, cudaMemcpyHostToDevice));
+  } else {
+    checkCudaErrors(cudaMemset(d_u1, 0, dbytes));
+    checkCudaErrors(cudaMemcpy2D(d_u1, pitch * sizeof(float), h_u1, NX * sizeof(float), NX * sizeof(float),
+                                 (size_t)NY * NZ, cudaMemcpyHostToDevice));
+  }
+  float milli = event_timer_stop(&t);
+  printf("Copy u1 to device: %.1f (ms), %.1f GB/s (%s host memory)\n", milli, bytes / (milli * 1e-3) / 1e9,
+         pinned ? "pinned" : "pageable");
+
+  laplace_launch a = {NX, NY, NZ, pitch, dim3(), dim3(), d_u1, d_u2};
+  double moved = 8.0 * (double)npoints; // step 7: one read and one write of each point per iteration
+  bench_ref ref;
+  if (bench || sweep) ref = bench_reference(dev, moved, reps); // the 100 % line, measured in this run
+  if (sweep) { // step 4: time every block shape in a table, and go on with the fastest
+    static const int xs[] = {16, 32, 64, 128, 256}, ys[] = {1, 2, 4, 8, 16}, zs[] = {1, 2, 4, 8};
+    block_shape best = sweep_shapes("GPU_laplace3d_new", launch_laplace3d_new, sweep_block, &a, xs, 5, ys, 5, zs, 4,
+                                    "", moved, &ref, reps);
+    bx = best.x;
+    by = best.y;
+    bz = best.z;
+  }
+
+  // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
+  checkCudaErrors(cudaMemset(d_u2, 0xff, dbytes));
+
+  // set up the execution configuration
+  set_block(&a, bx, by, bz);
+  printf("Block: %d x %d x %d, grid of blocks: %d x %d x %d\n", bx, by, bz, a.grid.x, a.grid.y, a.grid.z);
+
+  // execute GPU kernel REPEAT times, swapping u1 and u2 after each
+  t = event_timer_start();
+  for (int i = 1; i <= REPEAT; ++i) {
+    GPU_laplace3d_new<<<a.grid, a.block>>>(NX, NY, NZ, pitch, d_u1, d_u2);
+    getLastCudaError("GPU_laplace3d_new execution failed");
+    d_foo = d_u1;
+    d_u1 = d_u2;
+    d_u2 = d_foo;
+  }
+  milli = event_timer_stop(&t);
+  printf("%dx GPU_laplace3d_new: %.1f (ms)\n", REPEAT, milli);
+
+  // copy u1 (the last result) back to the host
+  t = event_timer_start();
+  if (pitch == NX)
+    checkCudaErrors(cudaMemcpy(h_u2, d_u1, bytes, cudaMemcpyDeviceToHost));
+  else
+    checkCudaErrors(cudaMemcpy2D(h_u2, NX * sizeof(float), d_u1, pitch * sizeof(float), NX * sizeof(float),
+                                 (size_t)NY * NZ, cudaMemcpyDeviceToHost));
+  milli = event_timer_stop(&t);
+  printf("Copy u2 to host: %.1f (ms), %.1f GB/s\n", milli, bytes / (milli * 1e-3) / 1e9);
+
+  // Gold treatment
+  double t0 = wall_ms();
+  for (int i = 1; i <= REPEAT; ++i) {
+    Gold_laplace3d(NX, NY, NZ, h_u1, h_u3);
+    float *h_foo = h_u1;
+    h_u1 = h_u3;
+    h_u3 = h_foo;
+  }
+  printf("%dx Gold_laplace3d: %.1f (ms)\n", REPEAT, wall_ms() - t0);
+
+  // error check: the same operations in the same order, so exactly equal
+  gold_stats st;
+  compare_float(h_u2, h_u1, npoints, 0.0, 0.0, &st);
+  printf("rms error = %f\n", st.rms_err);
+  gold_report("u", &st);
+
+  // step 7: one iteration timed alone (warm-up, median), against the copy
+  if ((bench || sweep) && st.nbad == 0) {
+    a.d_u1 = d_u1;
+    a.d_u2 = d_u2;
+    char size[64], extra[64];
+    snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
+    snprintf(extra, sizeof(extra), "block=%dx%dx%d pitch=%d", bx, by, bz, pitch);
+    bench_report(&ref, "3", "laplace3d_new", size, launch_laplace3d_new, &a, reps, moved, extra);
+  }
+
+  // release GPU and CPU memory (after an odd REPEAT the gold's swaps leave u1 and u3 exchanged)
+  if (REPEAT % 2) {
+    float *h_foo = h_u1;
+    h_u1 = h_u3;
+    h_u3 = h_foo;
+  }
+  checkCudaErrors(cudaFree(d_u1));
+  checkCudaErrors(cudaFree(d_u2));
+  host_free(h_u1, pinned);
+  host_free(h_u2, pinned);
+  free(h_u3);
+
+  if (st.nbad) return result_fail("exercise not done: u: %zu of %zu values differ from the gold", st.nbad, st.n);
+  return result_pass();
+}
