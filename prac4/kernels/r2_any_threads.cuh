@@ -1,0 +1,44 @@
+/*
+ * kernels/r2_any_threads.cuh -- step 2: one block, any number of threads (not only powers of two), any n.
+ *
+ * Thread tid first adds up elements tid, tid + T, tid + 2T, ... (T = blockDim.x: consecutive threads read
+ * consecutive addresses), then the block runs the course's tree over its T partial sums. With T not a power
+ * of two, the threads above the largest power of two p <= T are first folded onto the bottom ones
+ * (temp[tid] += temp[tid + p] for tid < T - p); from then on it is step 1's tree over p values.
+ */
+
+// one block; thread tid owns elements tid, tid + T, ...
+__global__ void reduction_any(float *g_odata, const float *__restrict__ g_idata, size_t n) {
+  extern __shared__ float temp[];
+  int tid = threadIdx.x, T = blockDim.x;
+
+  float sum = 0.0f;
+  for (size_t i = tid; i < n; i += T) sum += g_idata[i];
+  temp[tid] = sum;
+
+  // p = the largest power of two <= T
+  int p = 1;
+  while (2 * p <= T) p *= 2;
+
+  // fold the T - p values above p onto the first T - p (after every thread has stored its own value)
+  __syncthreads();
+  if (tid < T - p) temp[tid] += temp[tid + p];
+
+  // step 1's tree over p values, a barrier before each level
+  for (int d = p / 2; d > 0; d >>= 1) {
+    __syncthreads();
+    if (tid < d) temp[tid] += temp[tid + d];
+  }
+  if (tid == 0) g_odata[0] = temp[0];
+}
+
+static void run_any_threads(ladder_args *a) {
+  a->blocks = 1;
+  reduction_any<<<1, a->threads, a->threads * sizeof(float)>>>(a->d_out, a->d_in, a->n);
+  getLastCudaError("reduction_any execution failed");
+}
+
+// each thread's serial sum, the fold, the tree
+static double depth_any_threads(const ladder_args *a) {
+  return (double)ceil_div((long long)a->n, a->threads) + 1 + ceil_log2(a->threads);
+}

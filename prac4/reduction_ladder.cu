@@ -1,0 +1,306 @@
+/*
+ * reduction_ladder.cu -- practical 4, steps 2 to 6: the course's reduction, one step at a time, up to the
+ * speed of NVIDIA's own library, all judged by one gold and timed in one table.
+ *
+ *   -step=2            one block, any number of threads, any n           kernels/r2_any_threads.cuh
+ *   -step=3            many blocks, partial sums added on the host        kernels/r3_many_blocks.cuh (a)
+ *   -step=3 -atomic    many blocks, one atomicAdd per block               kernels/r3_many_blocks.cuh (b)
+ *   -step=4            warp shuffles                                      kernels/r4_shfl.cuh
+ *   -step=5            unsigned ints with __reduce_add_sync (cc >= 8.0)   kernels/r5_reduce_add.cuh
+ *   -step=6            the fast version: one launch, last block done      kernels/r6_fast.cuh
+ *   -step=0            the library: cub::DeviceReduce::Sum                kernels/r0_cub.cuh
+ * (step 1 is the course's own program, reduction.cu; step 7 is laplace3d_rms.cu.)
+ *
+ * The inputs are the course's floor(10 * rand), whole numbers 0..9, or with -uniform random floats in
+ * [0, 1). The gold adds them in double. The check is exact when it can be: whole numbers whose total is at
+ * most 2^24, so that every partial sum, in any order, is a whole number a float holds exactly. Otherwise
+ * each step states the longest chain of float additions a term goes through (its depth d) and the GPU's
+ * sum must be within gamma(d) * sum|x| of the gold, gamma(d) = d u / (1 - d u), u = 2^-24: the standard
+ * bound for a float sum in any tree order (Higham, Accuracy and Stability of Numerical Algorithms, 4.2).
+ *
+ * -bench runs and checks every step on the same array, then times each one (median of -reps) next to a
+ * device-to-device copy of the same bytes: the table of the handout, and BENCH lines with x_cub, the
+ * step's speed as a multiple of CUB's (CUB's time / the step's time: above 1 is faster than CUB).
+ *   nvcc -O3 -arch=sm_90 -I../common reduction_ladder.cu reduction_gold.c -o reduction_ladder
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "timing.h"
+
+#include "prac4_gold.h"
+
+#include "kernels/ladder.h"
+#ifndef LADDER_EXERCISE // exercises/reduction_ladder.cu includes its own copies of the steps' kernels
+#include "kernels/r2_any_threads.cuh"
+#include "kernels/r3_many_blocks.cuh"
+#include "kernels/r4_shfl.cuh"
+#include "kernels/r5_reduce_add.cuh"
+#include "kernels/r6_fast.cuh"
+#endif
+#include "kernels/r0_cub.cuh"
+
+// the threads per block unless -threads says otherwise: 8 warps, enough blocks on every SM
+#ifndef LADDER_THREADS
+#define LADDER_THREADS 256
+#endif
+// step 6's float4 loads in flight per thread (-unroll=1, 2, 4 or 8)
+#ifndef FAST_UNROLL
+#define FAST_UNROLL 4
+#endif
+
+// the largest n accepted: 2^36 floats (256 GiB, more than any GPU holds); the memory check says what fits
+#define MAX_N (1LL << 36)
+
+// the steps, in the order of the table
+typedef struct {
+  const char *name; // for the table and the BENCH lines (prog=reduction_<name>)
+  int step, atomic;
+  void (*run)(ladder_args *);
+} ladder_step;
+
+static const ladder_step steps[] = {
+    {"cub", 0, 0, run_cub},
+    {"any_threads", 2, 0, run_any_threads},
+    {"host_partials", 3, 0, run_host_partials},
+    {"atomic", 3, 1, run_atomic},
+    {"shfl", 4, 1, run_shfl},
+    {"reduce_add_int", 5, 1, run_reduce_add},
+    {"fast", 6, 0, run_fast},
+};
+#define NSTEPS ((int)(sizeof(steps) / sizeof(steps[0])))
+
+static double step_depth(const ladder_step *s, const ladder_args *a, int sms) {
+  switch (s->step) {
+  case 0: return depth_cub(a, sms);
+  case 2: return depth_any_threads(a);
+  case 3: return s->atomic ? depth_atomic(a) : depth_host_partials(a);
+  case 4: return depth_shfl(a);
+  case 5: return depth_reduce_add(a);
+  default: return depth_fast(a);
+  }
+}
+
+// the result of the last run of step s, as a double (exact for step 5's 64-bit integer)
+static double step_result(const ladder_step *s, const ladder_args *a) {
+  if (s->step == 3 && !s->atomic) return (double)(float)a->host_sum; // the host's sum, rounded to float
+  if (s->step == 5) {
+    unsigned long long u;
+    checkCudaErrors(cudaMemcpy(&u, a->d_uout, sizeof(u), cudaMemcpyDeviceToHost));
+    return (double)u;
+  }
+  float f;
+  checkCudaErrors(cudaMemcpy(&f, a->d_out, sizeof(f), cudaMemcpyDeviceToHost));
+  return (double)f;
+}
+
+static void run_step(void *p);
+typedef struct {
+  const ladder_step *s;
+  ladder_args *a;
+} step_call;
+static void run_step(void *p) {
+  step_call *c = (step_call *)p;
+  c->s->run(c->a);
+}
+
+// run step s on a poisoned result and judge it; prints the course's line and the tolerance. With
+// -forget_zero the result starts at 0 (fresh memory often does) and the step runs twice, as any program
+// that reduces more than once does: the second launch adds to the first one's answer.
+static int check_step(const ladder_step *s, ladder_args *a, double gold_f, unsigned long long gold_u, double sum_abs,
+                      int integer_valued, int sms, int verbose, gold_stats *st) {
+  checkCudaErrors(cudaMemset(a->d_out, 0xff, sizeof(float))); // NaN: a result never written cannot pass
+  checkCudaErrors(cudaMemset(a->d_uout, 0xff, sizeof(unsigned long long)));
+  checkCudaErrors(cudaMemset(a->d_partial, 0xff, a->npartial * sizeof(float)));
+  if (!a->zero) {
+    checkCudaErrors(cudaMemset(a->d_out, 0, sizeof(float)));
+    checkCudaErrors(cudaMemset(a->d_uout, 0, sizeof(unsigned long long)));
+    s->run(a);
+  }
+  s->run(a);
+  checkCudaErrors(cudaDeviceSynchronize());
+  double gpu = step_result(s, a);
+  double gold = s->step == 5 ? (double)gold_u : gold_f;
+  double depth = step_depth(s, a, sms);
+  double tol = s->step == 5 ? 0.0 : reduction_tolerance(sum_abs, integer_valued, depth);
+  compare_scalar(gpu, gold, tol, 0.0, st);
+  if (verbose) {
+    printf("step %d%s (%s): %d block%s of %d threads\n", s->step, s->atomic && s->step == 3 ? " -atomic" : "",
+           s->name, a->blocks, a->blocks == 1 ? "" : "s", s->step == 0 ? 0 : a->threads);
+    if (!a->zero) printf("-forget_zero: the result was 0 before the first launch; this is the second launch\n");
+    printf("reduction error = %f\n", gpu - gold);
+    if (tol == 0.0)
+      printf("tolerance: exact (%s)\n", s->step == 5 ? "integer addition"
+                                                       : "whole numbers with sum|x| <= 2^24: every partial sum exact");
+    else
+      printf("tolerance: |gpu - gold| <= gamma(%.0f) * sum|x| = %.3e (relative to the sum %.2e)\n", depth, tol,
+             tol / fabs(gold));
+    printf("gpu = %.9g, gold = %.9g\n", gpu, gold);
+  } else {
+    printf("  %d %-15s %s: reduction error = %g, tolerance %.3g\n", s->step, s->name,
+           st->nbad == 0 ? "PASS" : "FAIL", gpu - gold, tol);
+  }
+  return st->nbad == 0;
+}
+
+int main(int argc, char **argv) {
+  long long n = 1 << 24;
+  int threads = LADDER_THREADS, step = 6, atomic = 0, forget_zero = 0, uniform = 0, seed = 1, bench = 0;
+  int reps = 20, unroll = FAST_UNROLL;
+  arg_spec opts[] = {
+      {"n", ARG_LONG, &n, 1, (double)MAX_N, "number of elements"},
+      {"step", ARG_INT, &step, 0, 6, "the handout's step, 2 to 6 (0: CUB; step 1 is ./reduction)"},
+      {"atomic", ARG_FLAG, &atomic, 0, 1, "step 3: one atomicAdd per block instead of partial sums on the host"},
+      {"threads", ARG_INT, &threads, 1, 1024, "threads per block (a multiple of 32 for steps 4 to 6)"},
+      {"unroll", ARG_INT, &unroll, 1, 8, "step 6: float4 loads in flight per thread, 1, 2, 4 or 8"},
+      {"forget_zero", ARG_FLAG, &forget_zero, 0, 1, "steps 3 -atomic, 4, 5: do not zero the result (the classic bug)"},
+      {"uniform", ARG_FLAG, &uniform, 0, 1, "random floats in [0, 1) instead of the whole numbers 0..9"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step, CUB and a copy, print the table and BENCH lines"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  if (step == 1) args_fail("step 1 is the course's program: ./reduction");
+  if (atomic && step != 3) args_fail("-atomic is a variant of step 3 only");
+  if (forget_zero && !((step == 3 && atomic) || step == 4 || step == 5))
+    args_fail("-forget_zero applies to the atomic steps only: 3 -atomic, 4, 5");
+  if (unroll != 1 && unroll != 2 && unroll != 4 && unroll != 8) args_fail("-unroll=%d: 1, 2, 4 or 8", unroll);
+  int warps_only = bench || step >= 4;
+  if (warps_only && threads % 32) args_fail("-threads=%d: steps 4 to 6 need whole warps, a multiple of 32", threads);
+  if ((step == 3 || step == 4 || step == 5 || bench) && ceil_div(n, threads) > 2147483647LL)
+    args_fail("-n=%lld with %d threads a block needs more than 2^31 - 1 blocks: give more threads", n, threads);
+  if (uniform && step == 5 && !bench) args_fail("step 5 adds integers: -uniform does not apply");
+
+  int dev = findCudaDevice(argc, argv);
+  cudaDeviceProp prop;
+  checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
+  int has_redux = prop.major >= 8; // __reduce_add_sync: compute capability 8.0 and newer
+  if (step == 5 && !has_redux)
+    return result_skip("step 5 needs __reduce_add_sync, compute capability 8.0 or newer; this GPU has %d.%d",
+                       prop.major, prop.minor);
+  int with_ints = step == 5 || (bench && has_redux);
+
+  size_t bytes = (size_t)n * sizeof(float);
+  size_t npartial = (size_t)ceil_div(n, threads) + 65536; // step 3(a)'s blocks, or step 6's resident blocks
+  device_memory_check(bytes * (with_ints ? 2 : 1) + npartial * sizeof(float) + (bench ? 2 * bytes : 0),
+                      bench ? "the floats, the ints, the partial sums and the copy test's two buffers"
+                            : "the array and the partial sums",
+                      args_given(argc, argv, "n"));
+
+  // the inputs: whole numbers 0..9 (the course's), or random floats in [0, 1); from a small LCG, quick
+  // at 2^28 elements and the same on every machine
+  float *h_data = (float *)malloc(bytes);
+  unsigned int *h_uint = with_ints ? (unsigned int *)malloc(bytes) : NULL;
+  float *h_partial = (float *)malloc(npartial * sizeof(float));
+  if (!h_data || !h_partial || (with_ints && !h_uint)) return result_fail("out of host memory");
+  unsigned int state = (unsigned int)seed * 2654435761u + 12345u;
+  for (long long i = 0; i < n; i++) {
+    state = state * 1664525u + 1013904223u;
+    h_data[i] = uniform ? (float)(state >> 8) * (1.0f / 16777216.0f) : (float)((state >> 8) % 10u);
+    if (h_uint) h_uint[i] = (unsigned int)((state >> 8) % 10u);
+  }
+  printf("n = %lld %s, %d threads per block\n", n, uniform ? "random floats in [0, 1)" : "whole numbers 0..9",
+         threads);
+
+  // Gold treatment, in double
+  double t0 = wall_ms();
+  double sum_abs;
+  double gold = reduction_gold(h_data, (size_t)n, &sum_abs);
+  unsigned long long gold_u = h_uint ? reduction_gold_uint(h_uint, (size_t)n) : 0;
+  printf("reduction_gold: %.1f (ms)\n", wall_ms() - t0);
+
+  // device arrays, allocated once for every step
+  ladder_args a;
+  memset(&a, 0, sizeof(a));
+  a.n = (size_t)n;
+  a.threads = threads;
+  a.h_partial = h_partial;
+  a.zero = !forget_zero;
+  a.unroll = unroll;
+  a.npartial = npartial;
+  float *d_in;
+  unsigned int *d_uin = NULL;
+  checkCudaErrors(cudaMalloc((void **)&d_in, bytes));
+  checkCudaErrors(cudaMemcpy(d_in, h_data, bytes, cudaMemcpyHostToDevice));
+  if (with_ints) {
+    checkCudaErrors(cudaMalloc((void **)&d_uin, bytes));
+    checkCudaErrors(cudaMemcpy(d_uin, h_uint, bytes, cudaMemcpyHostToDevice));
+  }
+  a.d_in = d_in;
+  a.d_uin = d_uin;
+  checkCudaErrors(cudaMalloc((void **)&a.d_out, sizeof(float)));
+  checkCudaErrors(cudaMalloc((void **)&a.d_uout, sizeof(unsigned long long)));
+  checkCudaErrors(cudaMalloc((void **)&a.d_partial, npartial * sizeof(float)));
+  checkCudaErrors(cudaMalloc((void **)&a.d_count, sizeof(unsigned int)));
+  checkCudaErrors(cudaMemset(a.d_count, 0, sizeof(unsigned int))); // step 6 leaves it 0 after every launch
+  if (threads % 32 == 0) a.resident_blocks = fast_resident_blocks(dev, threads, unroll);
+  cub_setup(&a); // CUB's temporary storage: asked for and allocated once, outside every timed region
+  int integer_valued = !uniform;
+
+  int ok = 1;
+  if (!bench) {
+    const ladder_step *s = NULL;
+    for (int k = 0; k < NSTEPS; k++)
+      if (steps[k].step == step && steps[k].atomic == (step == 3 ? atomic : steps[k].atomic)) s = &steps[k];
+    gold_stats st;
+    ok = check_step(s, &a, gold, gold_u, sum_abs, integer_valued, prop.multiProcessorCount, 1, &st);
+    gold_report("sum", &st);
+  } else {
+    // every step, checked, then timed against the copy and CUB
+    bench_ref ref = bench_reference(dev, (double)bytes, reps);
+    double ms[NSTEPS];
+    int passed[NSTEPS], ran[NSTEPS];
+    for (int k = 0; k < NSTEPS; k++) {
+      const ladder_step *s = &steps[k];
+      ran[k] = !(s->step == 5 && !has_redux);
+      if (!ran[k]) continue;
+      gold_stats st;
+      passed[k] = check_step(s, &a, gold, gold_u, sum_abs, integer_valued, prop.multiProcessorCount, 0, &st);
+      ok = ok && passed[k];
+      step_call c = {s, &a};
+      ms[k] = time_median_ms(run_step, &c, 2, s->step == 2 ? (reps < 3 ? reps : 3) : reps);
+    }
+    printf("\n%lld x 4-byte elements, %.1f MB read; copy %.1f GB/s, peak %.1f GB/s\n", n, bytes * 1e-6,
+           ref.copy_GBps, ref.peak_GBps);
+    printf("  step                ms      GB/s   %% copy   x CUB\n");
+    char size[32];
+    snprintf(size, sizeof(size), "%lld", n);
+    for (int k = 0; k < NSTEPS; k++) {
+      if (!ran[k]) continue;
+      double GBps = bytes / (ms[k] * 1e-3) / 1e9;
+      printf("  %d %-15s %9.4f %9.1f %8.1f %7.3f%s\n", steps[k].step, steps[k].name, ms[k], GBps,
+             100.0 * GBps / ref.copy_GBps, ms[0] / ms[k], passed[k] ? "" : "  (FAILED its check)");
+    }
+    for (int k = 0; k < NSTEPS; k++) {
+      if (!ran[k]) continue;
+      char prog[64], extra[96];
+      snprintf(prog, sizeof(prog), "reduction_%s", steps[k].name);
+      snprintf(extra, sizeof(extra), "step=%d threads=%d unroll=%d x_cub=%.3f", steps[k].step,
+               steps[k].step ? threads : 0, steps[k].step == 6 ? unroll : 0, ms[0] / ms[k]);
+      print_bench("4", prog, size, steps[k].step == 2 ? (reps < 3 ? reps : 3) : reps, ms[k], (double)bytes, &ref,
+                  extra);
+    }
+  }
+
+  free(h_data);
+  free(h_uint);
+  free(h_partial);
+  checkCudaErrors(cudaFree(d_in));
+  if (d_uin) checkCudaErrors(cudaFree(d_uin));
+  checkCudaErrors(cudaFree(a.d_out));
+  checkCudaErrors(cudaFree(a.d_uout));
+  checkCudaErrors(cudaFree(a.d_partial));
+  checkCudaErrors(cudaFree(a.d_count));
+  checkCudaErrors(cudaFree(a.d_temp));
+
+#ifdef LADDER_EXERCISE
+  if (!ok) return result_fail("exercise not done: step %d's sum does not match the gold; fill in the TODO(step %d)", step, step);
+#endif
+  if (!ok) return result_fail("a step's sum is outside its tolerance (see above)");
+  return result_pass();
+}
