@@ -1,0 +1,40 @@
+/*
+ * exercises/r5_reduce_add.cuh -- step 5: integers, with __reduce_add_sync. On compute capability 8.0 and newer
+ * a warp adds 32 integers in ONE instruction (REDUX.SUM in the SASS), instead of step 4's five shuffles and
+ * five additions. It exists for 32-bit integers only (int and unsigned), not for float.
+ *
+ * Integer addition is exact and associative, so any order gives the same answer: the check is exact. A
+ * block's sum of at most 1024 values below 2^32 / 1024 stays in 32 bits; the blocks' sums go into a 64-bit
+ * result (atomicAdd on unsigned long long), zeroed first, since 2^28 digits add up to more than 2^31.
+ *
+ * EXERCISE: the two __reduce_add_sync calls are cut out (TODO(step 5)).
+ */
+
+__global__ void reduction_reduce_add(unsigned long long *g_odata, const unsigned int *__restrict__ g_idata,
+                                     size_t n) {
+#if __CUDA_ARCH__ >= 800
+  __shared__ unsigned int warp_sums[32];
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarps = blockDim.x / 32;
+  // TODO(step 5): every lane should get the sum over the warp: one __reduce_add_sync(0xffffffffu, value)
+  unsigned int v = i < n ? g_idata[i] : 0u;
+  if (lane == 0) warp_sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    // TODO(step 5): the same over the warps' sums
+    v = lane < nwarps ? warp_sums[lane] : 0u;
+    if (lane == 0) atomicAdd(g_odata, (unsigned long long)v);
+  }
+#else
+  __trap(); // never runs: the runner SKIPs step 5 on GPUs older than compute capability 8.0
+#endif
+}
+
+static void run_reduce_add(ladder_args *a) {
+  a->blocks = (int)ceil_div((long long)a->n, a->threads);
+  if (a->zero) checkCudaErrors(cudaMemsetAsync(a->d_uout, 0, sizeof(unsigned long long)));
+  reduction_reduce_add<<<a->blocks, a->threads>>>(a->d_uout, a->d_uin, a->n);
+  getLastCudaError("reduction_reduce_add execution failed");
+}
+
+static double depth_reduce_add(const ladder_args *) { return 0; } // exact
