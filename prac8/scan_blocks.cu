@@ -142,7 +142,7 @@ template <typename T> __device__ __forceinline__ T warp_chunk_scan(T x[SCAN_ITEM
 
 // The whole tile, up to the point where it needs the sum of the tiles before it: x[] holds the prefixes
 // within the warp's chunk, s_warp_offset[] each warp's exclusive offset within the tile; returns the tile's
-// total in warp 0 (all lanes). Ends with a __syncthreads().
+// total in warp 0 (all lanes). The caller synchronises before it reads s_warp_offset.
 template <typename T>
 __device__ __forceinline__ T block_scan_tile(T x[SCAN_ITEMS], T *s_warp_offset, int warp, int lane) {
   __shared__ T s_warp_total[SCAN_WARPS];
