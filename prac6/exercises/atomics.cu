@@ -1,0 +1,415 @@
+/*
+ * exercises/atomics.cu -- practical 6, step 5: write the float atomicMax as an atomicCAS loop.
+ *
+ * The finished program is ../atomics.cu: try first. Fill in atomic_max_float_cas (TODO(step 5)); then
+ * `make exercises/atomics && ./exercises/atomics -bench`. Until it is right the "float max, atomicCAS loop"
+ * targets keep their starting -inf, and the program ends RESULT: FAIL (exercise not done: ...).
+ *
+ * What the finished program says:
+ *
+ * atomicCAS(addr, assumed, desired) writes desired only if *addr still holds assumed, and returns what it
+ * found: with it, any read-modify-write on a 32-bit word can be made atomic by retrying until no other thread
+ * got in between (a "CAS loop"). Here, each hammered by n threads on a few targets (item i goes to target
+ * i % targets):
+ *   atomic_max_float_ordered  float max from the integer atomicMax/atomicMin: no loop (the sign-aware trick)
+ *   atomic_max_float_cas      float max as a CAS loop                       (the exercise: exercises/atomics.cu)
+ *   atomic_add_int_cas        int add as a CAS loop, to time against the native atomicAdd
+ *   atomic_add_byte_cas, atomic_max_byte_cas
+ *                             8-bit add and max: a CAS on the 32-bit word that holds the byte
+ *   locked_update             a spin lock (atomicCAS to take, atomicExch to release) around a four-word update
+ * Every result is exact (max, wrapping integer sums, counts and xors do not depend on the order), so each is
+ * compared with the gold bit for bit. -bench times each against the native atomicAdd / atomicMax.
+ *   nvcc -O3 -arch=sm_90 -I. -I../common exercises/atomics.cu atomics_gold.c -o exercises/atomics   (in prac6/)
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "timing.h"
+
+#include "prac6_gold.h"
+
+#define BLOCK 256 // threads per block; nothing here depends on it
+#define REPS 10   // timed samples per operation with -bench; each is the median of a batch when short
+
+// ---- the atomics -----------------------------------------------------------------------------------------
+
+// Non-negative floats are ordered like their bit patterns read as signed ints; negative floats are ordered
+// backwards, like their bit patterns read as unsigned ints (a larger magnitude is a larger unsigned and a
+// smaller float). So: a non-negative value goes in with the signed atomicMax; a negative one with the unsigned
+// atomicMin, which can only replace a negative target (any non-negative float, read as unsigned, is below
+// 2^31 and every negative one above it). One native atomic, no loop. Not for NaN; -0.0f counts below +0.0f.
+__device__ float atomic_max_float_ordered(float *addr, float val) {
+  if (!signbit(val)) return __int_as_float(atomicMax((int *)addr, __float_as_int(val)));
+  return __uint_as_float(atomicMin((unsigned int *)addr, __float_as_uint(val)));
+}
+
+// The CAS loop: read, compute, and try to swap in the new value; if another thread changed the word in
+// between, atomicCAS returns its value and we try again with that. A value that is not larger stops at once,
+// without writing: under contention most threads leave without a single atomic.
+__device__ float atomic_max_float_cas(float *addr, float val) {
+  // TODO(step 5): read the word at addr (as an int: __float_as_int / __int_as_float convert the bits); while
+  // val is larger than the float it holds, try atomicCAS((int *)addr, what you read, val's bits); if the CAS
+  // returned what you read, you are done, else retry with what it returned. Return the old value.
+  (void)val; // delete this line when val is used
+  return *addr;
+}
+
+// int add as a CAS loop: what atomicAdd would cost if the hardware did not have it (as double atomicAdd was
+// built before sm_60). Every thread must succeed once, so under contention each retries many times.
+__device__ int atomic_add_int_cas(int *addr, int val) {
+  int old = *addr, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(addr, assumed, assumed + val);
+  } while (old != assumed);
+  return old;
+}
+
+// Bytes: atomicCAS works on 32-bit words (and 16-bit on sm_70+, 64-bit). Find the word that holds the byte,
+// and its place in the word (little-endian: byte k is bits 8k..8k+7); change only that byte and CAS the whole
+// word. The three other bytes of the word may be changed by other threads at the same time: then the CAS fails
+// and we retry, and their updates are kept because we always start from the word as it really is.
+__device__ unsigned char atomic_add_byte_cas(unsigned char *addr, unsigned char val) {
+  unsigned int *word = (unsigned int *)((uintptr_t)addr & ~(uintptr_t)3);
+  unsigned int shift = 8u * (unsigned int)((uintptr_t)addr & 3);
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    unsigned int byte = ((assumed >> shift) + val) & 0xffu; // the sum mod 256, as an 8-bit add would give
+    old = atomicCAS(word, assumed, (assumed & ~(0xffu << shift)) | (byte << shift));
+  } while (old != assumed);
+  return (unsigned char)(old >> shift);
+}
+
+__device__ unsigned char atomic_max_byte_cas(unsigned char *addr, unsigned char val) {
+  unsigned int *word = (unsigned int *)((uintptr_t)addr & ~(uintptr_t)3);
+  unsigned int shift = 8u * (unsigned int)((uintptr_t)addr & 3);
+  unsigned int old = *word;
+  while (val > ((old >> shift) & 0xffu)) { // as the float max: stop once the byte is at least val
+    unsigned int assumed = old;
+    old = atomicCAS(word, assumed, (assumed & ~(0xffu << shift)) | ((unsigned int)val << shift));
+    if (old == assumed) break;
+  }
+  return (unsigned char)(old >> shift);
+}
+
+// ---- the kernels: one thread per item, item i to target i % ntargets ---------------------------------------
+
+__global__ void max_float_ordered(float *fmax, const float *f, int n, int ntargets) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i < n) atomic_max_float_ordered(&fmax[i % ntargets], f[i]);
+}
+
+__global__ void max_float_cas(float *fmax, const float *f, int n, int ntargets) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i < n) atomic_max_float_cas(&fmax[i % ntargets], f[i]);
+}
+
+__global__ void add_int_native(int *isum, const int *v, int n, int ntargets) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i < n) atomicAdd(&isum[i % ntargets], v[i]);
+}
+
+__global__ void add_int_cas(int *isum, const int *v, int n, int ntargets) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i < n) atomic_add_int_cas(&isum[i % ntargets], v[i]);
+}
+
+__global__ void max_int_native(int *imax, const int *v, int n, int ntargets) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i < n) atomicMax(&imax[i % ntargets], v[i]);
+}
+
+__global__ void add_byte_cas(unsigned char *bsum, const unsigned char *b, int n, int ntargets) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i < n) atomic_add_byte_cas(&bsum[i % ntargets], b[i]);
+}
+
+__global__ void max_byte_cas(unsigned char *bmax, const unsigned char *b, int n, int ntargets) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i < n) atomic_max_byte_cas(&bmax[i % ntargets], b[i]);
+}
+
+// The spin lock ("global atomic lock"): locks[t] is 0 when free, 1 when held. A thread takes it with
+// atomicCAS(0 -> 1), updates the four words of its record, and frees it with atomicExch(-> 0).
+//
+// The warp-divergence deadlock: the obvious form
+//     while (atomicCAS(&locks[t], 0, 1) != 0) { }   // spin until we hold it
+//     ...update...; atomicExch(&locks[t], 0);
+// can hang forever when two threads of one warp want the same lock. One of them wins; the other keeps
+// spinning; and on GPUs before Volta, whose warps have one program counter, the warp cannot move the winner
+// on to its update and release while the loser's loop is still running: the loser waits for a lock that the
+// winner can never free. Volta and later schedule each thread independently and eventually let the winner
+// through, but the form below, with the update and the release *inside* the branch where the CAS succeeded,
+// is correct on every GPU: the winner finishes within the same pass through the loop, and the losers retry.
+//
+// __threadfence(): the record's words are written with ordinary stores, which another SM might otherwise see
+// after it sees the lock free (or read stale, from its own L1). The fence after taking the lock keeps our
+// reads from moving before it; the fence before the release makes the four writes visible to every thread
+// before the lock is seen free. The record is read and written through volatile, so that the loads go to L2
+// (where the last holder's writes are) and not to a possibly stale line in this SM's L1.
+__global__ void locked_update(lock_record *rec, int *locks, const int *v, int n, int ntargets) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i >= n) return;
+  int t = i % ntargets;
+  volatile lock_record *r = &rec[t];
+  bool done = false;
+  while (!done) {
+    if (atomicCAS(&locks[t], 0, 1) == 0) { // we hold the lock
+      __threadfence();
+      unsigned long long sum = ((unsigned long long)r->sum_hi << 32 | r->sum_lo) + (unsigned long long)(long long)v[i];
+      r->sum_lo = (unsigned int)sum;
+      r->sum_hi = (unsigned int)(sum >> 32);
+      r->count = r->count + 1;
+      r->check = r->check ^ (unsigned int)v[i];
+      __threadfence();
+      atomicExch(&locks[t], 0); // release
+      done = true;
+    }
+  }
+}
+
+// every target to a starting value that no item can beat (-inf, INT_MIN): cudaMemset sets bytes only
+__global__ void fill_u32(unsigned int *p, unsigned int value, int count) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x;
+  if (i < count) p[i] = value;
+}
+
+// ---- host side ----------------------------------------------------------------------------------------------
+
+enum { OP_ADD_NATIVE, OP_ADD_CAS, OP_MAX_NATIVE, OP_FMAX_ORDERED, OP_FMAX_CAS, OP_BADD_CAS, OP_BMAX_CAS, OP_LOCK, NOPS };
+static const char *op_name[NOPS] = {"atomicAdd int (native)",      "int add, atomicCAS loop",
+                                    "atomicMax int (native)",      "float max, sign-aware atomicMax/Min",
+                                    "float max, atomicCAS loop",   "8-bit add, atomicCAS on its word",
+                                    "8-bit max, atomicCAS on its word", "spin lock, 4-word record"};
+static const char *op_key[NOPS] = {"add_native", "add_cas", "max_native", "fmax_ordered",
+                                   "fmax_cas",   "badd_cas", "bmax_cas",  "lock"};
+
+typedef struct {
+  int op, n, nlock, ntargets;
+  const float *d_f;
+  const int *d_v;
+  const unsigned char *d_b;
+  float *d_fmax;
+  int *d_isum, *d_imax, *d_locks;
+  unsigned char *d_bsum, *d_bmax;
+  lock_record *d_rec;
+} atomics_launch;
+
+// one operation from its starting values: reset its targets, then launch (the unit that -bench times)
+static void launch_op(void *p) {
+  atomics_launch *a = (atomics_launch *)p;
+  int nb = (a->n + BLOCK - 1) / BLOCK, nt = a->ntargets, tb = (nt + BLOCK - 1) / BLOCK;
+  size_t bytes_rounded = (size_t)(nt + 3) & ~(size_t)3; // byte targets live in whole words
+  switch (a->op) {
+  case OP_ADD_NATIVE:
+  case OP_ADD_CAS:
+    checkCudaErrors(cudaMemsetAsync(a->d_isum, 0, (size_t)nt * sizeof(int)));
+    if (a->op == OP_ADD_NATIVE)
+      add_int_native<<<nb, BLOCK>>>(a->d_isum, a->d_v, a->n, nt);
+    else
+      add_int_cas<<<nb, BLOCK>>>(a->d_isum, a->d_v, a->n, nt);
+    break;
+  case OP_MAX_NATIVE:
+    fill_u32<<<tb, BLOCK>>>((unsigned int *)a->d_imax, 0x80000000u, nt); // INT_MIN
+    getLastCudaError("fill_u32 execution failed");
+    max_int_native<<<nb, BLOCK>>>(a->d_imax, a->d_v, a->n, nt);
+    break;
+  case OP_FMAX_ORDERED:
+  case OP_FMAX_CAS:
+    fill_u32<<<tb, BLOCK>>>((unsigned int *)a->d_fmax, 0xff800000u, nt); // -inf
+    getLastCudaError("fill_u32 execution failed");
+    if (a->op == OP_FMAX_ORDERED)
+      max_float_ordered<<<nb, BLOCK>>>(a->d_fmax, a->d_f, a->n, nt);
+    else
+      max_float_cas<<<nb, BLOCK>>>(a->d_fmax, a->d_f, a->n, nt);
+    break;
+  case OP_BADD_CAS:
+    checkCudaErrors(cudaMemsetAsync(a->d_bsum, 0, bytes_rounded));
+    add_byte_cas<<<nb, BLOCK>>>(a->d_bsum, a->d_b, a->n, nt);
+    break;
+  case OP_BMAX_CAS:
+    checkCudaErrors(cudaMemsetAsync(a->d_bmax, 0, bytes_rounded));
+    max_byte_cas<<<nb, BLOCK>>>(a->d_bmax, a->d_b, a->n, nt);
+    break;
+  case OP_LOCK:
+    checkCudaErrors(cudaMemsetAsync(a->d_rec, 0, (size_t)nt * sizeof(lock_record)));
+    checkCudaErrors(cudaMemsetAsync(a->d_locks, 0, (size_t)nt * sizeof(int)));
+    locked_update<<<(a->nlock + BLOCK - 1) / BLOCK, BLOCK>>>(a->d_rec, a->d_locks, a->d_v, a->nlock, nt);
+    break;
+  }
+  getLastCudaError("atomics kernel execution failed");
+}
+
+// exact comparison of one target array, as ints (the float max compares its values as floats)
+static int report(const char *what, size_t nbad, size_t count) {
+  printf("%-38s %zu of %zu targets differ from the gold\n", what, nbad, count);
+  return nbad != 0;
+}
+
+int main(int argc, char **argv) {
+  int n = 1 << 22, ntargets = 8, nlock = 1 << 16, seed = 1, bench = 0;
+  arg_spec opts[] = {
+      {"n", ARG_INT, &n, 1, 1 << 26, "items, one thread each"},
+      {"targets", ARG_INT, &ntargets, 1, 1 << 24, "addresses the items are spread over (few: contention)"},
+      {"nlock", ARG_INT, &nlock, 1, 1 << 26, "items that go through the spin lock (at most n)"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the items"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "time every operation against the native atomics"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  if (ntargets > n) args_fail("-targets=%d is more than the %d items: a target with no item has no max", ntargets, n);
+  if (!args_given(argc, argv, "nlock") && nlock > n) nlock = n;
+  if (nlock > n) args_fail("-nlock=%d is more than -n=%d", nlock, n);
+
+  findCudaDevice(argc, argv);
+  size_t nt = (size_t)ntargets, ntr = (nt + 3) & ~(size_t)3;
+  device_memory_check((size_t)n * 9 + nt * 32 + 64, "items and targets", args_given(argc, argv, "n"));
+
+  // the items, and the gold
+  float *h_f = (float *)malloc((size_t)n * sizeof(float));
+  int *h_v = (int *)malloc((size_t)n * sizeof(int));
+  unsigned char *h_b = (unsigned char *)malloc((size_t)n);
+  float *h_fmax = (float *)malloc(nt * sizeof(float)), *g_fmax = (float *)malloc(nt * sizeof(float));
+  int *h_isum = (int *)malloc(nt * sizeof(int)), *g_isum = (int *)malloc(nt * sizeof(int));
+  int *h_imax = (int *)malloc(nt * sizeof(int)), *g_imax = (int *)malloc(nt * sizeof(int));
+  unsigned char *h_bsum = (unsigned char *)malloc(ntr), *g_bsum = (unsigned char *)malloc(nt);
+  unsigned char *h_bmax = (unsigned char *)malloc(ntr), *g_bmax = (unsigned char *)malloc(nt);
+  lock_record *h_rec = (lock_record *)malloc(nt * sizeof(lock_record));
+  lock_record *g_rec = (lock_record *)malloc(nt * sizeof(lock_record));
+  if (!h_f || !h_v || !h_b || !h_fmax || !g_fmax || !h_isum || !g_isum || !h_imax || !g_imax || !h_bsum || !g_bsum ||
+      !h_bmax || !g_bmax || !h_rec || !g_rec)
+    return result_fail("out of host memory");
+  atomics_inputs(h_f, h_v, h_b, n, (unsigned int)seed);
+  Gold_atomics(h_f, h_v, h_b, n, ntargets, g_fmax, g_isum, g_imax, g_bsum, g_bmax);
+  Gold_locked(h_v, nlock, ntargets, g_rec);
+  printf("%d items on %d targets (%d items a target), %d of them through the spin lock\n", n, ntargets,
+         (n + ntargets - 1) / ntargets, nlock);
+
+  // device copies; every target array poisoned, so that a kernel that never ran cannot pass
+  atomics_launch a;
+  a.n = n;
+  a.nlock = nlock;
+  a.ntargets = ntargets;
+  float *d_f;
+  int *d_v;
+  unsigned char *d_b;
+  checkCudaErrors(cudaMalloc((void **)&d_f, (size_t)n * sizeof(float)));
+  checkCudaErrors(cudaMalloc((void **)&d_v, (size_t)n * sizeof(int)));
+  checkCudaErrors(cudaMalloc((void **)&d_b, (size_t)n));
+  checkCudaErrors(cudaMemcpy(d_f, h_f, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+  checkCudaErrors(cudaMemcpy(d_v, h_v, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+  checkCudaErrors(cudaMemcpy(d_b, h_b, (size_t)n, cudaMemcpyHostToDevice));
+  a.d_f = d_f;
+  a.d_v = d_v;
+  a.d_b = d_b;
+  checkCudaErrors(cudaMalloc((void **)&a.d_fmax, nt * sizeof(float)));
+  checkCudaErrors(cudaMalloc((void **)&a.d_isum, nt * sizeof(int)));
+  checkCudaErrors(cudaMalloc((void **)&a.d_imax, nt * sizeof(int)));
+  checkCudaErrors(cudaMalloc((void **)&a.d_bsum, ntr));
+  checkCudaErrors(cudaMalloc((void **)&a.d_bmax, ntr));
+  checkCudaErrors(cudaMalloc((void **)&a.d_rec, nt * sizeof(lock_record)));
+  checkCudaErrors(cudaMalloc((void **)&a.d_locks, nt * sizeof(int)));
+
+  // run each operation once and check it exactly
+  int bad = 0;
+  for (int op = 0; op < NOPS; op++) {
+    checkCudaErrors(cudaMemset(a.d_fmax, 0xff, nt * sizeof(float)));
+    checkCudaErrors(cudaMemset(a.d_isum, 0xff, nt * sizeof(int)));
+    checkCudaErrors(cudaMemset(a.d_imax, 0xff, nt * sizeof(int)));
+    checkCudaErrors(cudaMemset(a.d_bsum, 0xff, ntr));
+    checkCudaErrors(cudaMemset(a.d_bmax, 0xff, ntr));
+    checkCudaErrors(cudaMemset(a.d_rec, 0xff, nt * sizeof(lock_record)));
+    a.op = op;
+    launch_op(&a);
+    checkCudaErrors(cudaDeviceSynchronize());
+    gold_stats st;
+    switch (op) {
+    case OP_ADD_NATIVE:
+    case OP_ADD_CAS:
+      checkCudaErrors(cudaMemcpy(h_isum, a.d_isum, nt * sizeof(int), cudaMemcpyDeviceToHost));
+      bad += report(op_name[op], compare_int(h_isum, g_isum, nt, &st), nt);
+      break;
+    case OP_MAX_NATIVE:
+      checkCudaErrors(cudaMemcpy(h_imax, a.d_imax, nt * sizeof(int), cudaMemcpyDeviceToHost));
+      bad += report(op_name[op], compare_int(h_imax, g_imax, nt, &st), nt);
+      break;
+    case OP_FMAX_ORDERED:
+    case OP_FMAX_CAS:
+      checkCudaErrors(cudaMemcpy(h_fmax, a.d_fmax, nt * sizeof(float), cudaMemcpyDeviceToHost));
+      bad += report(op_name[op], compare_float(h_fmax, g_fmax, nt, 0.0, 0.0, &st), nt);
+      break;
+    case OP_BADD_CAS:
+      checkCudaErrors(cudaMemcpy(h_bsum, a.d_bsum, ntr, cudaMemcpyDeviceToHost));
+      bad += report(op_name[op], compare_uchar(h_bsum, g_bsum, nt, &st), nt);
+      break;
+    case OP_BMAX_CAS:
+      checkCudaErrors(cudaMemcpy(h_bmax, a.d_bmax, ntr, cudaMemcpyDeviceToHost));
+      bad += report(op_name[op], compare_uchar(h_bmax, g_bmax, nt, &st), nt);
+      break;
+    case OP_LOCK:
+      checkCudaErrors(cudaMemcpy(h_rec, a.d_rec, nt * sizeof(lock_record), cudaMemcpyDeviceToHost));
+      bad += report(op_name[op], compare_int((const int *)h_rec, (const int *)g_rec, 4 * nt, &st) ? 1 : 0, nt);
+      break;
+    }
+  }
+  printf("target 0: float max = %g, int sum = %d, int max = %d, byte sum = %d, byte max = %d, locked sum = %lld "
+         "over %u items\n",
+         h_fmax[0], h_isum[0], h_imax[0], h_bsum[0], h_bmax[0],
+         (long long)((unsigned long long)h_rec[0].sum_hi << 32 | h_rec[0].sum_lo), h_rec[0].count);
+
+  // -bench: each operation from its reset, median of REPS; the lock runs nlock items, the rest n
+  if (bench && bad == 0) {
+    char size[64], extra[160];
+    float ms[NOPS];
+    snprintf(size, sizeof(size), "%dx%d", n, ntargets);
+    printf("\n%-38s %10s %12s %10s\n", "operation", "ms", "Gatomics/s", "x native");
+    for (int op = 0; op < NOPS; op++) {
+      a.op = op;
+      ms[op] = time_median_ms(launch_op, &a, 2, REPS);
+      int items = op == OP_LOCK ? nlock : n;
+      // the native operation it stands in for: atomicAdd for the adds and the lock, atomicMax for the maxima
+      int base = (op == OP_ADD_NATIVE || op == OP_ADD_CAS || op == OP_BADD_CAS || op == OP_LOCK) ? OP_ADD_NATIVE
+                                                                                                : OP_MAX_NATIVE;
+      double gops = items / (ms[op] * 1e-3) / 1e9;
+      double per_item_native = ms[base] / n, per_item = ms[op] / items;
+      printf("%-38s %10.4f %12.3f %10.2f\n", op_name[op], ms[op], gops, per_item / per_item_native);
+      snprintf(extra, sizeof(extra), "op=%s items=%d targets=%d Gops=%.3f x_native=%.2f", op_key[op], items,
+               ntargets, gops, per_item / per_item_native);
+      print_bench("6", "atomics", size, REPS, ms[op], -1, NULL, extra);
+    }
+  }
+
+  checkCudaErrors(cudaFree(d_f));
+  checkCudaErrors(cudaFree(d_v));
+  checkCudaErrors(cudaFree(d_b));
+  checkCudaErrors(cudaFree(a.d_fmax));
+  checkCudaErrors(cudaFree(a.d_isum));
+  checkCudaErrors(cudaFree(a.d_imax));
+  checkCudaErrors(cudaFree(a.d_bsum));
+  checkCudaErrors(cudaFree(a.d_bmax));
+  checkCudaErrors(cudaFree(a.d_rec));
+  checkCudaErrors(cudaFree(a.d_locks));
+  free(h_f);
+  free(h_v);
+  free(h_b);
+  free(h_fmax);
+  free(g_fmax);
+  free(h_isum);
+  free(g_isum);
+  free(h_imax);
+  free(g_imax);
+  free(h_bsum);
+  free(g_bsum);
+  free(h_bmax);
+  free(g_bmax);
+  free(h_rec);
+  free(g_rec);
+
+  if (bad) return result_fail("exercise not done: %d of %d operations disagree with the gold", bad, NOPS);
+  return result_pass();
+}

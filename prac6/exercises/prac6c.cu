@@ -1,0 +1,145 @@
+/*
+ * exercises/prac6c.cu -- practical 6, step 4: add a larger size to the template <int size> kernel.
+ *
+ * The finished program is ../prac6c.cu: try first. Fill in the place marked TODO(step 4) (run size 16),
+ * then `make exercises/prac6c && ./exercises/prac6c`, and read ptxas's report for my_first_kernel<16> in
+ * .obj/exercises/prac6c.cu.log. Until then size 16 is compared with a poisoned (NaN) array, and the program
+ * ends RESULT: FAIL (exercise not done: ...).
+ *
+ * What the finished program says:
+ *
+ * `template <int size>` gives each copy of the kernel its own compile-time array length, so that
+ * `float xl[size]` is a small fixed array in each thread. When every index into xl is known at compile time
+ * (the loops over i and j unrolled completely), ptxas keeps the array in registers; when an index is only
+ * known at run time, registers cannot be indexed, and the array goes to "local memory": per-thread memory that
+ * lives in DRAM and is cached in L1/L2. The build log shows which (make prac6c, or .obj/prac6c.cu.log):
+ *   size 2, 3, 16    registers only: "0 bytes stack frame"
+ *   size 64          the 64 x 64 double loop is not unrolled, so xl is indexed at run time: a 256-byte stack frame
+ *   size 256         unrolled as far as 255 registers go, and the rest spilled: "spill stores"
+ *   my_kernel_runtime<16>, whose loops run to m, a run-time argument: a 64-byte stack frame
+ * The course's sizes are 2 and 3 (thread 0 gives size^2 = 4 and 9).
+ *   nvcc -O3 -arch=sm_90 --ptxas-options=-v -I. -I../common exercises/prac6c.cu prac6_gold.c -o exercises/prac6c
+ */
+// ptxas-spills-expected: my_first_kernelILi256E
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+
+#include "prac6_gold.h"
+
+#define RUNTIME_SIZE 16 // the array length of my_kernel_runtime; -m chooses how much of it is used
+
+// one thread per element of x: x[tid] = sum_{i,j} xl[i] xl[j] with xl[i] = exp(-XL_DECAY i tid), so that
+// thread 0 (every xl[i] = 1) gives size^2 and the others a value between 1 and size^2
+template <int size>
+__global__ void my_first_kernel(float *x, int n) {
+  float xl[size];
+  int tid = threadIdx.x + blockDim.x * blockIdx.x;
+  if (tid >= n) return;
+  for (int i = 0; i < size; i++) xl[i] = expf(-(float)XL_DECAY * (float)i * (float)tid);
+  float sum = 0.0f;
+  for (int i = 0; i < size; i++)
+    for (int j = 0; j < size; j++) sum += xl[i] * xl[j];
+  x[tid] = sum;
+}
+
+// the same, but only the first m elements of xl are used, m known at run time: the loops cannot be unrolled,
+// xl[i] is indexed by a register, and the array lives in local memory
+template <int size>
+__global__ void my_kernel_runtime(float *x, int n, int m) {
+  float xl[size];
+  int tid = threadIdx.x + blockDim.x * blockIdx.x;
+  if (tid >= n) return;
+  for (int i = 0; i < m; i++) xl[i] = expf(-(float)XL_DECAY * (float)i * (float)tid);
+  float sum = 0.0f;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < m; j++) sum += xl[i] * xl[j];
+  x[tid] = sum;
+}
+
+// a launch into a poisoned array, and the copy back
+template <int size>
+void run_size(float *h_x, float *d_x, int n, int nthreads) {
+  checkCudaErrors(cudaMemset(d_x, 0xff, (size_t)n * sizeof(float)));
+  my_first_kernel<size><<<(n + nthreads - 1) / nthreads, nthreads>>>(d_x, n);
+  getLastCudaError("my_first_kernel execution failed");
+  checkCudaErrors(cudaMemcpy(h_x, d_x, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+// against the double-precision gold. Every xl[i] is expf's result (within 2 ulp, CUDA's documented bound) and
+// the m^2 products are added one by one in float: positive terms, so each addition adds at most half an ulp of
+// the running sum. (m^2 + 8) FLT_EPSILON bounds the relative error with room to spare.
+static int check_size(const char *what, const float *h_x, double *h_gold, int n, int m, int print) {
+  Gold_prac6c(h_gold, n, m);
+  if (print)
+    for (int i = 0; i < n && i < 16; i++) printf(" n,  x  =  %d  %f \n", i, h_x[i]);
+  else
+    printf(" x[0] = %.1f (size^2 = %d), x[1] = %f, x[%d] = %f\n", h_x[0], m * m, n > 1 ? h_x[1] : 0.0f, n - 1,
+           h_x[n - 1]);
+  gold_stats st;
+  compare_float_double(h_x, h_gold, (size_t)n, 0.0, (m * m + 8) * FLT_EPSILON, &st);
+  gold_report(what, &st);
+  return st.nbad != 0;
+}
+
+int main(int argc, char **argv) {
+  int nblocks = 2, nthreads = 8, m = 5;
+  arg_spec opts[] = {
+      {"nblocks", ARG_INT, &nblocks, 1, 1 << 20, "number of thread blocks"},
+      {"nthreads", ARG_INT, &nthreads, 1, 1024, "threads per block"},
+      {"m", ARG_INT, &m, 1, RUNTIME_SIZE, "elements of xl my_kernel_runtime uses (a run-time value)"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  long long nsize = (long long)nblocks * nthreads;
+  if (nsize > (1LL << 24)) args_fail("nblocks * nthreads is over 2^24 threads");
+  int n = (int)nsize;
+
+  findCudaDevice(argc, argv);
+
+  float *h_x = (float *)malloc((size_t)n * sizeof(float));
+  double *h_gold = (double *)malloc((size_t)n * sizeof(double));
+  if (!h_x || !h_gold) return result_fail("out of host memory");
+  float *d_x;
+  checkCudaErrors(cudaMalloc((void **)&d_x, (size_t)n * sizeof(float)));
+
+  int bad = 0;
+  // the course's two sizes, printed in full
+  printf("size 2:\n");
+  run_size<2>(h_x, d_x, n, nthreads);
+  bad += check_size("size 2", h_x, h_gold, n, 2, 1);
+  printf("size 3:\n");
+  run_size<3>(h_x, d_x, n, nthreads);
+  bad += check_size("size 3", h_x, h_gold, n, 3, 1);
+
+  // step 4: larger sizes -- registers (16), local memory (64), registers and spills (256)
+  printf("size 16:");
+  // TODO(step 4): run_size<16>(...) as for the sizes above; until then h_x holds what a poisoned array gives
+  for (int i = 0; i < n; i++) h_x[i] = NAN;
+  bad += check_size("size 16", h_x, h_gold, n, 16, 0);
+  printf("size 64:");
+  run_size<64>(h_x, d_x, n, nthreads);
+  bad += check_size("size 64", h_x, h_gold, n, 64, 0);
+  printf("size 256:");
+  run_size<256>(h_x, d_x, n, nthreads);
+  bad += check_size("size 256", h_x, h_gold, n, 256, 0);
+
+  // indexed at run time: xl[16] in local memory, m of it used
+  printf("runtime m = %d:", m);
+  checkCudaErrors(cudaMemset(d_x, 0xff, (size_t)n * sizeof(float)));
+  my_kernel_runtime<RUNTIME_SIZE><<<(n + nthreads - 1) / nthreads, nthreads>>>(d_x, n, m);
+  getLastCudaError("my_kernel_runtime execution failed");
+  checkCudaErrors(cudaMemcpy(h_x, d_x, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
+  bad += check_size("runtime", h_x, h_gold, n, m, 0);
+
+  checkCudaErrors(cudaFree(d_x));
+  free(h_x);
+  free(h_gold);
+
+  if (bad) return result_fail("exercise not done: %d of 6 kernels disagree with the gold", bad);
+  return result_pass();
+}
