@@ -54,9 +54,18 @@ __global__ void my_kernel_runtime(float *x, int n, int m) {
   x[tid] = sum;
 }
 
-// a launch into a poisoned array, and the copy back
+// a launch into a poisoned array, and the copy back. A kernel that needs many registers cannot have 1024
+// threads in a block (size 256 uses 255 registers a thread, and an SM has 65536): the launch would fail with
+// "too many resources requested for launch". cudaFuncGetAttributes says how many threads a block of this
+// kernel may have, and the block is made smaller when it must be.
 template <int size>
 void run_size(float *h_x, float *d_x, int n, int nthreads) {
+  cudaFuncAttributes attr;
+  checkCudaErrors(cudaFuncGetAttributes(&attr, my_first_kernel<size>));
+  if (nthreads > attr.maxThreadsPerBlock) {
+    printf(" (%d registers a thread: blocks of %d threads, not %d)", attr.numRegs, attr.maxThreadsPerBlock, nthreads);
+    nthreads = attr.maxThreadsPerBlock;
+  }
   checkCudaErrors(cudaMemset(d_x, 0xff, (size_t)n * sizeof(float)));
   my_first_kernel<size><<<(n + nthreads - 1) / nthreads, nthreads>>>(d_x, n);
   getLastCudaError("my_first_kernel execution failed");
