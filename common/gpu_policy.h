@@ -81,11 +81,11 @@ static inline int gpu_memory_verdict(size_t bytes, size_t usable, int user_sized
     return GPU_OK;
   }
   if (user_sized) {
-    snprintf(msg, len, "bad input: %s needs %.2f GiB of device memory, but only %.2f GiB is free", what,
+    snprintf(msg, len, "bad input: device memory for %s: %.2f GiB needed, only %.2f GiB free", what,
              (double)bytes / (1 << 30), (double)usable / (1 << 30));
     return GPU_FAIL;
   }
-  snprintf(msg, len, "the default size does not fit: %s needs %.2f GiB of device memory, only %.2f GiB is free; "
+  snprintf(msg, len, "the default size does not fit: device memory for %s: %.2f GiB needed, only %.2f GiB free; "
                      "choose a smaller size on the command line",
            what, (double)bytes / (1 << 30), (double)usable / (1 << 30));
   return GPU_SKIP;

@@ -4,7 +4,7 @@
  * The same kernel as prac1b.cu, but x lives in one cudaMallocManaged allocation that host and device
  * both use: no separate host copy and no cudaMemcpy. The host must wait for the kernel
  * (cudaDeviceSynchronize) before it reads x -- leave that out and see what happens.
- * Try larger -nblocks and compare the time with prac1b: pages now move on demand.
+ * With managed memory, pages move between host and GPU on demand, when first touched on the other side.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -26,7 +26,7 @@
  *
  * The result must equal Gold_laplace3d exactly (same additions in the same order): rms error = 0.000000.
  * -sweep times FAST_BLOCK_X x FAST_BLOCK_Y x KCHUNK (also -bx= -by= -kchunk=, or make FAST_BLOCK_X=..);
- * ROWS (1, 2, 4 or 8) is compile-time, since the patch lives in registers: make EXTRA_NVCCFLAGS=-DROWS=4.
+ * ROWS (1, 2, 4 or 8) is compile-time, since the patch lives in registers: make ROWS=4.
  * -bench prints the BENCH line.
  *   nvcc -O3 -arch=sm_90 -I../common laplace3d_fast.cu laplace3d_gold.c -o laplace3d_fast
  */

@@ -34,7 +34,7 @@ P
 cat >"$t/pracX/toobig" <<'P'
 #!/bin/sh
 echo "cap=$WORKBOOK_DEVICE_MEM_MIB"
-echo "RESULT: SKIP (the default size does not fit: u needs 1.00 GiB of device memory, only 0.06 GiB is free)"
+echo "RESULT: SKIP (the default size does not fit: device memory for u: 1.00 GiB needed, only 0.06 GiB free)"
 exit 2
 P
 chmod +x "$t/pracX/pass" "$t/pracX/noGPU" "$t/pracX/toobig"
