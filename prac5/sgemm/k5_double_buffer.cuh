@@ -1,0 +1,97 @@
+/*
+ * sgemm/k5_double_buffer.cuh -- step 5: warp tiles, conflict-free shared memory, and double buffering.
+ * Three changes to step 4, each named where it is made:
+ *  (a) warp tiling: the 8 warps of a block each own a 64 x 32 part of the 128 x 128 tile, and within a
+ *      warp a lane owns a 2 x 2 set of 4 x 4 patches, 32 rows and 16 columns apart. A warp's float4 reads
+ *      of As then touch 8 distinct, consecutive float4s (128 bytes) and of Bs 4 (64 bytes): no bank
+ *      conflicts, where step 4's 8-wide patches make lanes read 32 bytes apart.
+ *  (b) As padded by R5_PAD floats a row, so that the transposing stores of A's tile hit 32 different banks.
+ *  (c) double buffering: two copies of each tile. While the block computes on one, each thread has already
+ *      issued the global loads of the next tile into registers; they land during the arithmetic, and are
+ *      stored into the other copy afterwards. One __syncthreads per tile instead of two.
+ * __launch_bounds__(256, 2): at most 128 registers a thread, so that two blocks fit on an SM.
+ */
+#define R5_BM 128
+#define R5_BN 128
+#define R5_BK 8
+#define R5_PAD 4 // keeps rows 16-byte aligned: (128 + 4) * 4 bytes = 33 x 16
+#define R5_THREADS 256
+static_assert(R5_BM * R5_BK == 4 * R5_THREADS && R5_BK * R5_BN == 4 * R5_THREADS,
+              "each thread loads one float4 of A's tile and one of B's");
+static_assert(R5_THREADS == 256 && R5_BM == 128 && R5_BN == 128, "the warp layout below is for 8 warps on 128 x 128");
+
+template <bool VEC>
+__global__ void __launch_bounds__(R5_THREADS, 2)
+    sgemm_double_buffer(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
+                        int K) {
+  __shared__ __align__(16) float As[2][R5_BK][R5_BM + R5_PAD]; // transposed: As[buf][n][m]
+  __shared__ __align__(16) float Bs[2][R5_BK][R5_BN];
+  int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  int row0 = blockIdx.y * R5_BM, col0 = blockIdx.x * R5_BN;
+  // (a) warp (wr, wc) of a 2 x 4 grid owns rows wr*64 .. +63 and columns wc*32 .. +31; lane (lr, lc) of an
+  // 8 x 4 grid owns rows r .. r+3 and r+32 .. r+35, columns c .. c+3 and c+16 .. c+19
+  int r = (warp / 4) * 64 + (lane / 4) * 4;
+  int c = (warp % 4) * 32 + (lane % 4) * 4;
+  int arow = tid / 2, acol = (tid % 2) * 4;   // A: one float4 along n of row arow
+  int brow = tid / 32, bcol = (tid % 32) * 4; // B: one float4 along row brow
+  float acc[8][8] = {{0.0f}};
+  int ntiles = (N + R5_BK - 1) / R5_BK;
+
+  // the first tile, into buffer 0
+  float4 a = load4<VEC>(A, row0 + arow, acol, M, N);
+  float4 b = load4<VEC>(B, brow, col0 + bcol, N, K);
+  As[0][acol + 0][arow] = a.x;
+  As[0][acol + 1][arow] = a.y;
+  As[0][acol + 2][arow] = a.z;
+  As[0][acol + 3][arow] = a.w;
+  *reinterpret_cast<float4 *>(&Bs[0][brow][bcol]) = b;
+  __syncthreads();
+
+  for (int t = 0; t < ntiles; t++) {
+    int cur = t & 1;
+    // (c) the next tile's loads are issued now; nothing waits for them until the store below
+    if (t + 1 < ntiles) {
+      a = load4<VEC>(A, row0 + arow, (t + 1) * R5_BK + acol, M, N);
+      b = load4<VEC>(B, (t + 1) * R5_BK + brow, col0 + bcol, N, K);
+    }
+#pragma unroll
+    for (int k = 0; k < R5_BK; k++) {
+      float4 a0 = *reinterpret_cast<const float4 *>(&As[cur][k][r]);
+      float4 a1 = *reinterpret_cast<const float4 *>(&As[cur][k][r + 32]);
+      float4 b0 = *reinterpret_cast<const float4 *>(&Bs[cur][k][c]);
+      float4 b1 = *reinterpret_cast<const float4 *>(&Bs[cur][k][c + 16]);
+      float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+      float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++) acc[i][j] += av[i] * bv[j];
+    }
+    // the other buffer was last read in iteration t-1, which every thread finished before the
+    // __syncthreads that ended it: safe to overwrite now
+    if (t + 1 < ntiles) {
+      int nxt = cur ^ 1;
+      As[nxt][acol + 0][arow] = a.x;
+      As[nxt][acol + 1][arow] = a.y;
+      As[nxt][acol + 2][arow] = a.z;
+      As[nxt][acol + 3][arow] = a.w;
+      *reinterpret_cast<float4 *>(&Bs[nxt][brow][bcol]) = b;
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < 8; i++) {
+    int row = row0 + r + (i % 4) + (i / 4) * 32;
+    store4<VEC>(C, row, col0 + c, M, K, make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]));
+    store4<VEC>(C, row, col0 + c + 16, M, K, make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]));
+  }
+}
+
+static void run_double_buffer(const float *A, const float *B, float *C, int M, int N, int K) {
+  dim3 grid(ceil_div(K, R5_BN), ceil_div(M, R5_BM));
+  if (rows_aligned16(A, N) && rows_aligned16(B, K) && rows_aligned16(C, K))
+    sgemm_double_buffer<true><<<grid, R5_THREADS>>>(A, B, C, M, N, K);
+  else
+    sgemm_double_buffer<false><<<grid, R5_THREADS>>>(A, B, C, M, N, K);
+  getLastCudaError("sgemm_double_buffer execution failed");
+}

@@ -1,0 +1,136 @@
+/*
+ * thrust_stats.cu -- practical 5, step 4: Thrust, the C++ template library of parallel algorithms that comes
+ * with CUDA, from C-style host code. The mean, the rms and the median of n random numbers:
+ *   thrust::device_vector<float>       device memory that frees itself (and copies with =)
+ *   thrust::transform_reduce           x -> x^2 by our functor `square`, then a sum: one pass, no temporary
+ *   thrust::reduce                     the plain sum, for the mean
+ *   thrust::sort                       a radix sort on the GPU; the median is then the middle element
+ * Thrust reports errors by throwing C++ exceptions (thrust::system_error, std::bad_alloc): main catches
+ * them, so that a failure ends in RESULT: FAIL like every other error in the workbook (-fault provokes one).
+ * The gold: the sums in double and qsort on the host. Sorting is exact (the same numbers, in order), the
+ * sums are float sums of n terms in an order Thrust does not document: within gamma(n) sum|x| of the gold.
+ *   nvcc -O3 -arch=sm_90 -I../common thrust_stats.cu prac5_gold.c -o thrust_stats
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <exception>
+#include <new>
+
+#include <thrust/device_vector.h>
+#include <thrust/functional.h>
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
+#include <thrust/system_error.h>
+#include <thrust/transform_reduce.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "timing.h"
+
+#include "prac5_gold.h"
+
+// the functor transform_reduce applies to every element before adding: callable on the device
+struct square {
+  __host__ __device__ float operator()(float x) const { return x * x; }
+};
+
+static int cmp_float(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return (x > y) - (x < y);
+}
+
+typedef struct {
+  thrust::device_vector<float> *v;
+  float sum, sumsq;
+} stats_call;
+
+// the two sums: each is one kernel launch (and a copy of one float back to the host)
+static void run_sums(void *arg) {
+  stats_call *c = (stats_call *)arg;
+  c->sum = thrust::reduce(c->v->begin(), c->v->end(), 0.0f, thrust::plus<float>());
+  c->sumsq = thrust::transform_reduce(c->v->begin(), c->v->end(), square(), 0.0f, thrust::plus<float>());
+}
+
+static int run(long long n, int seed, int fault, int reps) {
+  size_t bytes = (size_t)n * sizeof(float);
+  float *h_x = (float *)malloc(bytes), *h_sorted = (float *)malloc(bytes);
+  if (!h_x || !h_sorted) return result_fail("out of host memory");
+  fill_uniform(h_x, (size_t)n, (unsigned)seed, -1.0f, 1.0f);
+
+  // device_vector: allocation and the copy in, in one line (a constructor from two host pointers)
+  thrust::device_vector<float> d_x(h_x, h_x + n);
+  if (fault) {
+    // -fault: ask for far more memory than any GPU has; Thrust throws std::bad_alloc (or system_error)
+    thrust::device_vector<float> too_big((size_t)1 << 42);
+  }
+  stats_call c = {&d_x, 0.0f, 0.0f};
+  run_sums(&c);
+  float ms_sums = time_median_ms(run_sums, &c, 2, reps);
+
+  // the sort, in place on a copy, so that every timed run sorts the same unsorted numbers
+  thrust::device_vector<float> d_sorted = d_x;
+  event_timer t = event_timer_start();
+  thrust::sort(d_sorted.begin(), d_sorted.end());
+  float ms_sort = event_timer_stop(&t);
+  thrust::copy(d_sorted.begin(), d_sorted.end(), h_sorted);
+  double median = (n % 2) ? h_sorted[n / 2] : 0.5 * ((double)h_sorted[n / 2 - 1] + h_sorted[n / 2]);
+  printf("n = %lld: mean = %.7f, rms = %.7f, median = %.7f\n", n, c.sum / n, sqrt(c.sumsq / n), median);
+  printf("thrust::reduce + transform_reduce: %.4f ms; thrust::sort: %.4f ms (%.1f Mkeys/s)\n", ms_sums, ms_sort,
+         n / (ms_sort * 1e-3) / 1e6);
+
+  // Gold treatment: the sums in double, the sort by qsort
+  double t0 = wall_ms();
+  double sum = 0.0, sumsq = 0.0, sum_abs = 0.0;
+  for (long long i = 0; i < n; i++) {
+    sum += h_x[i];
+    sum_abs += fabs(h_x[i]);
+    sumsq += (double)h_x[i] * h_x[i];
+  }
+  qsort(h_x, (size_t)n, sizeof(float), cmp_float);
+  printf("gold (double sums, qsort): %.1f ms\n", wall_ms() - t0);
+
+  // error check: the sums within gamma(n) of the sum of the terms' sizes, the sort exact
+  gold_stats s_sum, s_sq, s_sort;
+  compare_scalar(c.sum, sum, gamma_k((double)n, U_FP32) * sum_abs, 0.0, &s_sum);
+  compare_scalar(c.sumsq, sumsq, gamma_k((double)n + 1, U_FP32) * sumsq, 0.0, &s_sq); // +1: the squaring
+  compare_float(h_sorted, h_x, (size_t)n, 0.0, 0.0, &s_sort);
+  gold_report("sum", &s_sum);
+  gold_report("sum of squares", &s_sq);
+  gold_report("sorted", &s_sort);
+  free(h_x);
+  free(h_sorted);
+  if (s_sum.nbad) return gold_verdict(&s_sum, "sum");
+  if (s_sq.nbad) return gold_verdict(&s_sq, "sum of squares");
+  return gold_verdict(&s_sort, "sorted");
+}
+
+int main(int argc, char **argv) {
+  long long n = 1 << 24;
+  int seed = 1, fault = 0, reps = 20;
+  arg_spec opts[] = {
+      {"n", ARG_LONG, &n, 1, (double)(1LL << 31), "number of floats"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
+      {"fault", ARG_FLAG, &fault, 0, 1, "ask Thrust for 16 TiB, to see an exception become RESULT: FAIL"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions (the median is printed)"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  int dev = findCudaDevice(argc, argv);
+  (void)dev;
+  // the vector, its sorted copy and the sort's temporary storage (about the size of the keys again)
+  device_memory_check(3 * (size_t)n * sizeof(float), "the vector, its sorted copy and the sort's workspace",
+                      args_given(argc, argv, "n"));
+
+  // Thrust throws: every exception ends in one verdict line
+  try {
+    return run(n, seed, fault, reps);
+  } catch (const thrust::system_error &e) {
+    return result_fail("Thrust threw thrust::system_error: %s", e.what());
+  } catch (const std::bad_alloc &e) {
+    return result_fail("Thrust threw std::bad_alloc: %s", e.what());
+  } catch (const std::exception &e) {
+    return result_fail("Thrust threw an exception: %s", e.what());
+  }
+}
