@@ -101,7 +101,9 @@ CFLAGS := -O2 -std=c11 -Wall -Wextra -I. -I$(COMMON_DIR) $(GOLD_CFLAGS)
 LDLIBS ?=
 export REQUIRE_GPU
 
-# the CUDA runtime, for programs that gcc links (prog_LINKER = gcc): nvcc adds these itself
+# the CUDA runtime, for programs that gcc links (prog_LINKER = gcc): nvcc adds it itself. nvcc links the
+# static runtime (libcudart_static.a) by default; gcc here links the shared one, libcudart.so, found at run
+# time through the rpath, so that the program runs without LD_LIBRARY_PATH
 CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_ROOT)/targets/x86_64-linux/lib $(CUDA_ROOT)/lib64 $(CUDA_ROOT)/lib))
 CUDA_LDFLAGS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart -lstdc++ -lm
 

@@ -146,6 +146,10 @@ for runs in "$@"; do
       printf '%s\n' "$output" | show_tail
       continue
     fi
+    if [ -n "$out" ] && [ ! -f "$dir/$out" ]; then
+      report FAIL "$name" "the pinned output $out is missing"
+      continue
+    fi
     if [ -n "$out" ]; then
       if ! diffs=$(diff <(printf '%s\n' "$output" | grep -v '^GPU Device ') <(grep -v '^GPU Device ' "$dir/$out")); then
         report FAIL "$name" "output differs from $out"
