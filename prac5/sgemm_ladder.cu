@@ -34,8 +34,10 @@
 #include "sgemm/sgemm.h"
 #include "sgemm/k0_cublas.cuh"
 #include "sgemm/k1_naive.cuh"
-#ifndef SGEMM_EXERCISE // exercises/sgemm_ladder.cu brings its own copy of step 2, with the lesson cut out
+#ifndef SGEMM_EXERCISE
 #include "sgemm/k2_shared.cuh"
+#else // exercises/sgemm_ladder.cu: step 2 with the lesson cut out
+#include "exercises/k2_shared.cuh"
 #endif
 #include "sgemm/k3_reg_block.cuh"
 #include "sgemm/k4_2d_tiles.cuh"
