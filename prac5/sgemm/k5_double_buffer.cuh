@@ -13,49 +13,65 @@
  */
 #define R5_BM 128
 #define R5_BN 128
-#define R5_BK 8
 #define R5_PAD 4 // keeps rows 16-byte aligned: (128 + 4) * 4 bytes = 33 x 16
 #define R5_THREADS 256
-static_assert(R5_BM * R5_BK == 4 * R5_THREADS && R5_BK * R5_BN == 4 * R5_THREADS,
-              "each thread loads one float4 of A's tile and one of B's");
 static_assert(R5_THREADS == 256 && R5_BM == 128 && R5_BN == 128, "the warp layout below is for 8 warps on 128 x 128");
 
-template <bool VEC>
+// BK: the depth of a tile along N (8 here; step 6 instantiates 16). LOADS float4 of A's tile and of B's a thread.
+template <int BK, bool VEC>
 __global__ void __launch_bounds__(R5_THREADS, 2)
     sgemm_double_buffer(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
                         int K) {
-  __shared__ __align__(16) float As[2][R5_BK][R5_BM + R5_PAD]; // transposed: As[buf][n][m]
-  __shared__ __align__(16) float Bs[2][R5_BK][R5_BN];
+  constexpr int LOADS = R5_BM * BK / (4 * R5_THREADS);
+  static_assert(R5_BM * BK == 4 * LOADS * R5_THREADS && BK * R5_BN == 4 * LOADS * R5_THREADS,
+                "each thread loads LOADS whole float4 of A's tile and of B's");
+  __shared__ __align__(16) float As[2][BK][R5_BM + R5_PAD]; // transposed: As[buf][n][m]
+  __shared__ __align__(16) float Bs[2][BK][R5_BN];
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   int row0 = blockIdx.y * R5_BM, col0 = blockIdx.x * R5_BN;
   // (a) warp (wr, wc) of a 2 x 4 grid owns rows wr*64 .. +63 and columns wc*32 .. +31; lane (lr, lc) of an
   // 8 x 4 grid owns rows r .. r+3 and r+32 .. r+35, columns c .. c+3 and c+16 .. c+19
   int r = (warp / 4) * 64 + (lane / 4) * 4;
   int c = (warp % 4) * 32 + (lane % 4) * 4;
-  int arow = tid / 2, acol = (tid % 2) * 4;   // A: one float4 along n of row arow
-  int brow = tid / 32, bcol = (tid % 32) * 4; // B: one float4 along row brow
+  // load l of the thread: A's row arow(l), n = acol(l) .. +3; B's row brow(l), columns bcol(l) .. +3
+  int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS];
+#pragma unroll
+  for (int l = 0; l < LOADS; l++) {
+    int idx = tid + l * R5_THREADS;
+    arow[l] = idx / (BK / 4);
+    acol[l] = (idx % (BK / 4)) * 4;
+    brow[l] = idx / (R5_BN / 4);
+    bcol[l] = (idx % (R5_BN / 4)) * 4;
+  }
   float acc[8][8] = {{0.0f}};
-  int ntiles = (N + R5_BK - 1) / R5_BK;
+  int ntiles = (N + BK - 1) / BK;
+  float4 a[LOADS], b[LOADS];
 
   // the first tile, into buffer 0
-  float4 a = load4<VEC>(A, row0 + arow, acol, M, N);
-  float4 b = load4<VEC>(B, brow, col0 + bcol, N, K);
-  As[0][acol + 0][arow] = a.x;
-  As[0][acol + 1][arow] = a.y;
-  As[0][acol + 2][arow] = a.z;
-  As[0][acol + 3][arow] = a.w;
-  *reinterpret_cast<float4 *>(&Bs[0][brow][bcol]) = b;
+#pragma unroll
+  for (int l = 0; l < LOADS; l++) {
+    a[l] = load4<VEC>(A, row0 + arow[l], acol[l], M, N);
+    b[l] = load4<VEC>(B, brow[l], col0 + bcol[l], N, K);
+    As[0][acol[l] + 0][arow[l]] = a[l].x;
+    As[0][acol[l] + 1][arow[l]] = a[l].y;
+    As[0][acol[l] + 2][arow[l]] = a[l].z;
+    As[0][acol[l] + 3][arow[l]] = a[l].w;
+    *reinterpret_cast<float4 *>(&Bs[0][brow[l]][bcol[l]]) = b[l];
+  }
   __syncthreads();
 
   for (int t = 0; t < ntiles; t++) {
     int cur = t & 1;
     // (c) the next tile's loads are issued now; nothing waits for them until the store below
     if (t + 1 < ntiles) {
-      a = load4<VEC>(A, row0 + arow, (t + 1) * R5_BK + acol, M, N);
-      b = load4<VEC>(B, (t + 1) * R5_BK + brow, col0 + bcol, N, K);
+#pragma unroll
+      for (int l = 0; l < LOADS; l++) {
+        a[l] = load4<VEC>(A, row0 + arow[l], (t + 1) * BK + acol[l], M, N);
+        b[l] = load4<VEC>(B, (t + 1) * BK + brow[l], col0 + bcol[l], N, K);
+      }
     }
 #pragma unroll
-    for (int k = 0; k < R5_BK; k++) {
+    for (int k = 0; k < BK; k++) {
       float4 a0 = *reinterpret_cast<const float4 *>(&As[cur][k][r]);
       float4 a1 = *reinterpret_cast<const float4 *>(&As[cur][k][r + 32]);
       float4 b0 = *reinterpret_cast<const float4 *>(&Bs[cur][k][c]);
@@ -71,11 +87,14 @@ __global__ void __launch_bounds__(R5_THREADS, 2)
     // __syncthreads that ended it: safe to overwrite now
     if (t + 1 < ntiles) {
       int nxt = cur ^ 1;
-      As[nxt][acol + 0][arow] = a.x;
-      As[nxt][acol + 1][arow] = a.y;
-      As[nxt][acol + 2][arow] = a.z;
-      As[nxt][acol + 3][arow] = a.w;
-      *reinterpret_cast<float4 *>(&Bs[nxt][brow][bcol]) = b;
+#pragma unroll
+      for (int l = 0; l < LOADS; l++) {
+        As[nxt][acol[l] + 0][arow[l]] = a[l].x;
+        As[nxt][acol[l] + 1][arow[l]] = a[l].y;
+        As[nxt][acol[l] + 2][arow[l]] = a[l].z;
+        As[nxt][acol[l] + 3][arow[l]] = a[l].w;
+        *reinterpret_cast<float4 *>(&Bs[nxt][brow[l]][bcol[l]]) = b[l];
+      }
     }
     __syncthreads();
   }
@@ -87,11 +106,15 @@ __global__ void __launch_bounds__(R5_THREADS, 2)
   }
 }
 
-static void run_double_buffer(const float *A, const float *B, float *C, int M, int N, int K) {
+template <int BK> static void launch_double_buffer(const float *A, const float *B, float *C, int M, int N, int K) {
   dim3 grid(ceil_div(K, R5_BN), ceil_div(M, R5_BM));
   if (rows_aligned16(A, N) && rows_aligned16(B, K) && rows_aligned16(C, K))
-    sgemm_double_buffer<true><<<grid, R5_THREADS>>>(A, B, C, M, N, K);
+    sgemm_double_buffer<BK, true><<<grid, R5_THREADS>>>(A, B, C, M, N, K);
   else
-    sgemm_double_buffer<false><<<grid, R5_THREADS>>>(A, B, C, M, N, K);
+    sgemm_double_buffer<BK, false><<<grid, R5_THREADS>>>(A, B, C, M, N, K);
   getLastCudaError("sgemm_double_buffer execution failed");
+}
+
+static void run_double_buffer(const float *A, const float *B, float *C, int M, int N, int K) {
+  launch_double_buffer<8>(A, B, C, M, N, K);
 }
