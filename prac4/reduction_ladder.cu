@@ -12,11 +12,14 @@
  * (step 1 is the course's own program, reduction.cu; step 7 is laplace3d_rms.cu.)
  *
  * The inputs are the course's floor(10 * rand), whole numbers 0..9, or with -uniform random floats in
- * [0, 1). The gold adds them in double. The check is exact when it can be: whole numbers whose total is at
- * most 2^24, so that every partial sum, in any order, is a whole number a float holds exactly. Otherwise
- * each step states the longest chain of float additions a term goes through (its depth d) and the GPU's
- * sum must be within gamma(d) * sum|x| of the gold, gamma(d) = d u / (1 - d u), u = 2^-24: the standard
- * bound for a float sum in any tree order (Higham, Accuracy and Stability of Numerical Algorithms, 4.2).
+ * [0, 1), or with -sparse whole numbers that are mostly 0 (one in 32 is 1, and so is the last): their total
+ * stays below 2^24 up to about 2^28 elements, so the check is exact even there, and a lost block (about 32
+ * ones) or a lost last element shows, which the tolerance of the digits' sum at 2^28 would hide. The gold
+ * adds them in double. The check is exact when it can be: whole numbers whose total is at most 2^24, so
+ * that every partial sum, in any order, is a whole number a float holds exactly. Otherwise each step
+ * states the longest chain of float additions a term goes through (its depth d) and the GPU's sum must be
+ * within gamma(d) * sum|x| of the gold, gamma(d) = d u / (1 - d u), u = 2^-24: the standard bound for a
+ * float sum in any tree order (Higham, Accuracy and Stability of Numerical Algorithms, 4.2).
  *
  * -bench runs and checks every step on the same array, then times each one (median of -reps) next to a
  * device-to-device copy of the same bytes: the table of the handout, and BENCH lines with x_cub, the
@@ -151,7 +154,7 @@ static int check_step(const ladder_step *s, ladder_args *a, double gold_f, unsig
 
 int main(int argc, char **argv) {
   long long n = 1 << 24;
-  int threads = LADDER_THREADS, step = 6, atomic = 0, forget_zero = 0, uniform = 0, seed = 1, bench = 0;
+  int threads = LADDER_THREADS, step = 6, atomic = 0, forget_zero = 0, uniform = 0, sparse = 0, seed = 1, bench = 0;
   int reps = 20, unroll = FAST_UNROLL;
   arg_spec opts[] = {
       {"n", ARG_LONG, &n, 1, (double)MAX_N, "number of elements"},
@@ -161,6 +164,7 @@ int main(int argc, char **argv) {
       {"unroll", ARG_INT, &unroll, 1, 8, "step 6: float4 loads in flight per thread, 1, 2, 4 or 8"},
       {"forget_zero", ARG_FLAG, &forget_zero, 0, 1, "steps 3 -atomic, 4, 5: do not zero the result (the classic bug)"},
       {"uniform", ARG_FLAG, &uniform, 0, 1, "random floats in [0, 1) instead of the whole numbers 0..9"},
+      {"sparse", ARG_FLAG, &sparse, 0, 1, "whole numbers, one in 32 (and the last) 1, the rest 0: exact at 2^28"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step, CUB and a copy, print the table and BENCH lines"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
@@ -176,6 +180,7 @@ int main(int argc, char **argv) {
   if ((step == 3 || step == 4 || step == 5 || bench) && ceil_div(n, threads) > 2147483647LL)
     args_fail("-n=%lld with %d threads a block needs more than 2^31 - 1 blocks: give more threads", n, threads);
   if (uniform && step == 5 && !bench) args_fail("step 5 adds integers: -uniform does not apply");
+  if (uniform && sparse) args_fail("-uniform or -sparse, not both");
 
   int dev = findCudaDevice(argc, argv);
   cudaDeviceProp prop;
@@ -202,10 +207,12 @@ int main(int argc, char **argv) {
   unsigned int state = (unsigned int)seed * 2654435761u + 12345u;
   for (long long i = 0; i < n; i++) {
     state = state * 1664525u + 1013904223u;
-    h_data[i] = uniform ? (float)(state >> 8) * (1.0f / 16777216.0f) : (float)((state >> 8) % 10u);
-    if (h_uint) h_uint[i] = (unsigned int)((state >> 8) % 10u);
+    unsigned int digit = sparse ? (unsigned int)((state >> 8) % 32u == 0u || i == n - 1) : (state >> 8) % 10u;
+    h_data[i] = uniform ? (float)(state >> 8) * (1.0f / 16777216.0f) : (float)digit;
+    if (h_uint) h_uint[i] = digit;
   }
-  printf("n = %lld %s, %d threads per block\n", n, uniform ? "random floats in [0, 1)" : "whole numbers 0..9",
+  printf("n = %lld %s, %d threads per block\n", n,
+         uniform ? "random floats in [0, 1)" : sparse ? "whole numbers 0 and 1 (one in 32 is 1)" : "whole numbers 0..9",
          threads);
 
   // Gold treatment, in double

@@ -102,7 +102,8 @@ int main(int argc, char **argv) {
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions (the median is used)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
-  if (m > n) args_fail("-m=%d is longer than the input, -n=%d: no valid output", m, n);
+  if (!sweep && m > n) args_fail("-m=%d is longer than the input, -n=%d: no valid output", m, n);
+  if (sweep && n < 3) args_fail("-sweep -n=%d: the sweep's smallest kernel_size is 3, longer than the input", n);
   if (bench && sweep) args_fail("-bench or -sweep, not both");
   if ((double)n * (sweep ? 4096.0 : m) > 2e10) args_fail("-n=%d: the host gold would do more than 2e10 multiply-adds", n);
 
