@@ -62,7 +62,7 @@ __device__ int atomic_add_int_cas(int *addr, int val) {
   int old = *addr, assumed;
   do {
     assumed = old;
-    old = atomicCAS(addr, assumed, assumed + val);
+    old = atomicCAS(addr, assumed, (int)((unsigned int)assumed + (unsigned int)val)); // wraps mod 2^32, as atomicAdd
   } while (old != assumed);
   return old;
 }
@@ -350,7 +350,12 @@ int main(int argc, char **argv) {
       break;
     case OP_LOCK:
       checkCudaErrors(cudaMemcpy(h_rec, a.d_rec, nt * sizeof(lock_record), cudaMemcpyDeviceToHost));
-      bad += report(op_name[op], compare_int((const int *)h_rec, (const int *)g_rec, 4 * nt, &st) ? 1 : 0, nt);
+      { // a target is wrong when any of its four words is
+        size_t nbad_rec = 0;
+        for (size_t t = 0; t < nt; t++)
+          nbad_rec += compare_int((const int *)&h_rec[t], (const int *)&g_rec[t], 4, &st) != 0;
+        bad += report(op_name[op], nbad_rec, nt);
+      }
       break;
     }
   }

@@ -498,6 +498,8 @@ int main(int argc, char **argv) {
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   if ((long long)n * batch > MAX_UNKNOWNS)
     args_fail("%d systems of %d unknowns are %lld unknowns, more than 2^28", batch, n, (long long)n * batch);
+  if (bench && n < 3) // -bench times cuSPARSE, whose gtsv routines refuse n < 3: say so before any GPU work
+    args_fail("-bench compares with cuSPARSE, whose gtsv routines need n >= 3 (n = %d)", n);
   if (bench) lib = 1;
   int lmax = hybrid_lmax(n);
   if (lmax <= 32 && hybrid_smem(lmax, warps) > 227 * 1024) // the most any GPU gives a block (sm_90)

@@ -392,7 +392,8 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < N; i++) ((float *)h_in)[i] = (float)(prac8_hash(i, seed) >> 8) * (1.0f / 16777216.0f);
   } else { // whole numbers with a total below 2^24: 0..k with k * N < 2^24, or 0/1 with 1 about 2^23 / N of the time
     long long k = ((1LL << 24) - 1) / n;
-    unsigned threshold = (unsigned)((double)(1u << 23) / (double)n * 4294967296.0);
+    // (needed only when k = 0, that is n >= 2^24, where it is below 2^32: a larger double cast to unsigned is UB)
+    unsigned threshold = (k >= 1) ? 0u : (unsigned)((double)(1u << 23) / (double)n * 4294967296.0);
     double total = 0.0;
     for (size_t i = 0; i < N; i++) {
       unsigned h = prac8_hash(i, seed);
