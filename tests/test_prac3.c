@@ -4,6 +4,7 @@
  * The GPU programs are judged against Gold_laplace3d bit for bit, so it must be right on its own:
  * discrete harmonic fields stay put, the boundary never moves, and small sweeps match hand arithmetic.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,92 @@ TEST(threads_do_not_change_the_result) {
 #endif
 }
 
+/*
+ * A host model of laplace3d_tb's kernel (../prac3/laplace3d_tb.cu, step 10): the same blocks, the same
+ * thread-to-column map, the same rings of 3 planes a sweep and the same order of steps, one block after
+ * another and each phase between two __syncthreads() as a loop over the block's threads. Shared memory
+ * starts as NaN, so an output that read a slot nobody wrote would show. If the model equals T sweeps of
+ * Gold_laplace3d bit for bit on awkward sizes, the kernel's indexing (tiles, halo, rings, k boundaries)
+ * is right by the same argument; what it cannot see is a race, which racecheck covers on the GPU.
+ */
+static void tb_model(int NX, int NY, int NZ, int T, int BX, int BY, const float *u1, float *u2) {
+  const float sixth = 1.0f / 6.0f;
+  const int plane = BX * BY;
+  const size_t KOFF = (size_t)NX * NY;
+  float *sh = (float *)malloc((size_t)3 * T * plane * sizeof(float));
+  int gx = (NX + BX - 2 * T - 1) / (BX - 2 * T), gy = (NY + BY - 2 * T - 1) / (BY - 2 * T);
+  for (int by = 0; by < gy; by++)
+    for (int bx = 0; bx < gx; bx++) {
+      for (int p = 0; p < 3 * T * plane; p++) sh[p] = NAN;
+      for (int m = 0; m < NZ + T; m++) {
+        for (int s = 0; s <= T; s++) { /* phase s: s = 0 loads, s >= 1 computes sweep s at plane m - s */
+          int k = m - s;
+          if (k < 0 || k >= NZ) continue;
+          for (int ty = 0; ty < BY; ty++)
+            for (int tx = 0; tx < BX; tx++) {
+              int me = tx + ty * BX;
+              int i = bx * (BX - 2 * T) + tx - T, j = by * (BY - 2 * T) + ty - T;
+              int inside = i >= 0 && i < NX && j >= 0 && j < NY;
+              int edge_ij = i == 0 || i == NX - 1 || j == 0 || j == NY - 1;
+              int edge_block = tx == 0 || tx == BX - 1 || ty == 0 || ty == BY - 1;
+              int output = inside && tx >= T && tx < BX - T && ty >= T && ty < BY - T;
+              size_t col = inside ? (size_t)i + (size_t)j * NX : 0;
+              if (s == 0) {
+                sh[(k % 3) * plane + me] = inside ? u1[col + (size_t)k * KOFF] : 0.0f;
+                continue;
+              }
+              const float *prev = sh + (size_t)(s - 1) * 3 * plane;
+              const float *c = prev + (k % 3) * plane;
+              float v = c[me];
+              if (inside && !edge_ij && !edge_block && k > 0 && k < NZ - 1) {
+                const float *b = prev + ((k + 2) % 3) * plane, *a = prev + ((k + 1) % 3) * plane;
+                v = (c[me - 1] + c[me + 1] + c[me - BX] + c[me + BX] + b[me] + a[me]) * sixth;
+              }
+              if (s < T)
+                sh[(size_t)s * 3 * plane + (k % 3) * plane + me] = v;
+              else if (output)
+                u2[col + (size_t)k * KOFF] = v;
+            }
+        }
+      }
+    }
+  free(sh);
+}
+
+/* T sweeps of the model against T sweeps of the gold, random interior, output poisoned with NaN */
+static int tb_model_matches_gold(int NX, int NY, int NZ, int T, int BX, int BY) {
+  size_t n = (size_t)NX * NY * NZ;
+  float *u1 = grid_alloc(NX, NY, NZ), *a = grid_alloc(NX, NY, NZ), *b = grid_alloc(NX, NY, NZ);
+  for (int k = 0; k < NZ; k++)
+    for (int j = 0; j < NY; j++)
+      for (int i = 0; i < NX; i++) u1[IDX(i, j, k)] = on_boundary(i, j, k, NX, NY, NZ) ? 1.0f : lcg_uniform();
+  memcpy(a, u1, n * sizeof(float));
+  for (int t = 0; t < T; t++) { /* gold: T sweeps, a -> b -> a ... ending in a */
+    Gold_laplace3d(NX, NY, NZ, a, b);
+    memcpy(a, b, n * sizeof(float));
+  }
+  for (size_t p = 0; p < n; p++) b[p] = NAN;
+  tb_model(NX, NY, NZ, T, BX, BY, u1, b);
+  int same = memcmp(a, b, n * sizeof(float)) == 0;
+  free(u1);
+  free(a);
+  free(b);
+  return same;
+}
+
+TEST(tb_model_equals_gold_on_awkward_grids) {
+  CHECK(tb_model_matches_gold(3, 3, 3, 1, 32, 32));
+  CHECK(tb_model_matches_gold(3, 3, 3, 4, 32, 32));
+  CHECK(tb_model_matches_gold(3, 3, 3, 8, 32, 32)); /* more sweeps than interior points */
+  CHECK(tb_model_matches_gold(67, 35, 19, 2, 32, 32));
+  CHECK(tb_model_matches_gold(67, 35, 19, 3, 32, 32));
+  CHECK(tb_model_matches_gold(67, 35, 19, 4, 32, 32));
+  CHECK(tb_model_matches_gold(67, 35, 19, 5, 16, 12)); /* output tiles of 6 x 2: many halo seams */
+  CHECK(tb_model_matches_gold(30, 5, 40, 2, 5, 5));    /* the smallest block for T = 2: 1 x 1 tiles */
+  CHECK(tb_model_matches_gold(33, 31, 7, 8, 17, 17));  /* T = 8: 1 x 1 tiles, NZ < T */
+  CHECK(tb_model_matches_gold(4, 40, 6, 3, 64, 8));    /* a block wider than the grid */
+}
+
 int main(void) {
   RUN(linear_field_is_a_fixed_point);
   RUN(quadratic_harmonic_field_is_a_fixed_point);
@@ -181,5 +268,6 @@ int main(void) {
   RUN(hand_computed_4x4x4_single_spike);
   RUN(order_of_additions_is_the_documented_one);
   RUN(threads_do_not_change_the_result);
+  RUN(tb_model_equals_gold_on_awkward_grids);
   return test_summary();
 }
