@@ -58,8 +58,9 @@
 
 // one thread per (i, j) column of the block's tile plus halo, marching up k through the whole grid;
 // T sweeps of d_u1 into d_u2. Shared memory: for each sweep s = 0..T-1 a ring of 3 planes (k % 3) of
-// blockDim.x x blockDim.y floats.
-__global__ void GPU_laplace3d_tb(int NX, int NY, int NZ, int T, const float *__restrict__ d_u1,
+// blockDim.x x blockDim.y floats. __launch_bounds__(1024): ptxas keeps the registers low enough for the
+// default 32 x 32 block to launch
+__global__ void __launch_bounds__(1024) GPU_laplace3d_tb(int NX, int NY, int NZ, int T, const float *__restrict__ d_u1,
                                  float *__restrict__ d_u2) {
   extern __shared__ float sh[];
   const float sixth = 1.0f / 6.0f;
@@ -76,9 +77,13 @@ __global__ void GPU_laplace3d_tb(int NX, int NY, int NZ, int T, const float *__r
   const size_t KOFF = (size_t)NX * NY;
   const size_t col = inside ? (size_t)i + (size_t)j * NX : 0;
 
-  // step m: plane m of sweep 0 comes in, then sweep s is computed at plane m - s, s = 1..T
+  // step m: plane m of sweep 0 comes in, then sweep s is computed at plane m - s, s = 1..T.
+  // The load of plane m+1 is issued at step m and stored at step m+1, so that its latency is hidden
+  // behind the T sweeps of step m instead of being waited for at once.
+  float next = inside ? d_u1[col] : 0.0f; // plane 0
   for (int m = 0; m < NZ + T; m++) {
-    if (m < NZ) sh[(m % 3) * plane + me] = inside ? d_u1[col + (size_t)m * KOFF] : 0.0f;
+    if (m < NZ) sh[(m % 3) * plane + me] = next;
+    if (m + 1 < NZ) next = inside ? d_u1[col + (size_t)(m + 1) * KOFF] : 0.0f;
     __syncthreads(); // plane m of sweep 0 is in, for every thread of the block
 
     for (int s = 1; s <= T; s++) {
