@@ -24,7 +24,8 @@
  *
  * -T=N sweeps a pass (1..8); REPEAT iterations run as REPEAT/T passes of T sweeps and one last pass of
  * REPEAT%T sweeps. -bench times one pass of T sweeps and prints the time per sweep and the "effective" %
- * of the copy: 8 bytes a point a sweep over the time per sweep (more than 100 % is the point).
+ * of the copy: 8 bytes a point a sweep over the time per sweep (more than 100 % is the point). -sweep times a
+ * table of blocks at the given T (the % column is the effective one) and runs with the fastest.
  *   nvcc -O3 -arch=sm_90 -I../common laplace3d_tb.cu laplace3d_gold.c -o laplace3d_tb
  */
 #include <math.h>
@@ -36,6 +37,7 @@
 #include "gold_check.h"
 #include "helper_cuda.h"
 #include "grid3d.h"
+#include "sweep.h"
 #include "timing.h"
 
 #include "prac3_gold.h"
@@ -116,7 +118,8 @@ static size_t tb_shared_bytes(int T, int bx, int by) { return (size_t)3 * T * bx
 typedef struct {
   int NX, NY, NZ, T;
   dim3 grid, block;
-  size_t shared;
+  size_t shared, max_shared; // this launch's shared memory; the most the kernel was allowed
+  int maxthreads;
   const float *d_u1;
   float *d_u2;
 } tb_launch;
@@ -129,6 +132,15 @@ static void set_pass(tb_launch *a, int T, int bx, int by) {
   a->shared = tb_shared_bytes(T, bx, by);
 }
 
+// the shapes -sweep tries at s.z = T sweeps a pass: blocks that launch and leave an output tile
+static int sweep_block(void *p, block_shape s) {
+  tb_launch *a = (tb_launch *)p;
+  if (s.x * s.y > a->maxthreads || s.x <= 2 * s.z || s.y <= 2 * s.z) return 0;
+  if (tb_shared_bytes(s.z, s.x, s.y) > a->max_shared) return 0;
+  set_pass(a, s.z, s.x, s.y);
+  return 1;
+}
+
 static void launch_laplace3d_tb(void *p) {
   tb_launch *a = (tb_launch *)p;
   GPU_laplace3d_tb<<<a->grid, a->block, a->shared>>>(a->NX, a->NY, a->NZ, a->T, a->d_u1, a->d_u2);
@@ -137,7 +149,7 @@ static void launch_laplace3d_tb(void *p) {
 
 int main(int argc, char **argv) {
   int NX = 512, NY = 512, NZ = 512, REPEAT = 10, T = TB_SWEEPS, bx = TB_BLOCK_X, by = TB_BLOCK_Y;
-  int pinned = 0, seed = 0, bench = 0, reps = 20;
+  int pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
   arg_spec opts[] = {
       {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
       {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
@@ -149,7 +161,8 @@ int main(int argc, char **argv) {
       {"pinned", ARG_FLAG, &pinned, 0, 1, "host arrays in pinned memory (cudaMallocHost) instead of malloc"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time one pass of T sweeps and a device-to-device copy, print a BENCH line"},
-      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
+      {"sweep", ARG_FLAG, &sweep, 0, 1, "time a table of block sizes at this T, then run with the fastest"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench and -sweep (the median is used)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   if ((long long)NX * NY * NZ > MAX_POINTS)
@@ -167,7 +180,11 @@ int main(int argc, char **argv) {
   if (shared > (size_t)optin)
     args_fail("a %dx%d block with -T=%d needs %zu bytes of shared memory; this GPU gives a block at most %d", bx, by,
               T, shared, optin);
-  checkCudaErrors(cudaFuncSetAttribute(GPU_laplace3d_tb, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+  // -sweep tries blocks of up to 1024 threads: allow their shared memory too where the GPU has it
+  size_t max_shared = tb_shared_bytes(T, 32, 32);
+  if (max_shared > (size_t)optin || max_shared < shared) max_shared = shared;
+  checkCudaErrors(
+      cudaFuncSetAttribute(GPU_laplace3d_tb, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)max_shared));
   cudaFuncAttributes attr;
   checkCudaErrors(cudaFuncGetAttributes(&attr, GPU_laplace3d_tb));
   printf("GPU_laplace3d_tb: %d sweeps a pass, %d registers, %zu bytes of shared memory a block\n", T, attr.numRegs,
@@ -179,8 +196,8 @@ int main(int argc, char **argv) {
   size_t npoints = (size_t)NX * NY * NZ;
   size_t bytes = npoints * sizeof(float);
   int user_sized = args_given(argc, argv, "nx") || args_given(argc, argv, "ny") || args_given(argc, argv, "nz");
-  device_memory_check(2 * bytes + (bench ? 2 * bytes : 0),
-                      bench ? "u1, u2 and the copy test's two buffers" : "u1 and u2", user_sized);
+  device_memory_check(2 * bytes + ((bench || sweep) ? 2 * bytes : 0),
+                      (bench || sweep) ? "u1, u2 and the copy test's two buffers" : "u1 and u2", user_sized);
 
   printf("Grid dimensions: %d x %d x %d\n", NX, NY, NZ);
 
@@ -204,10 +221,20 @@ int main(int argc, char **argv) {
   printf("Copy u1 to device: %.1f (ms), %.1f GB/s (%s host memory)\n", milli, bytes / (milli * 1e-3) / 1e9,
          pinned ? "pinned" : "pageable");
 
-  tb_launch a = {NX, NY, NZ, T, dim3(), dim3(), 0, d_u1, d_u2};
+  tb_launch a = {NX, NY, NZ, T, dim3(), dim3(), 0, max_shared, attr.maxThreadsPerBlock, d_u1, d_u2};
   double moved = 8.0 * (double)npoints; // one read and one write of each point: one sweep's minimum traffic
   bench_ref ref;
-  if (bench) ref = bench_reference(dev, moved, reps); // the 100 % line, measured in this run
+  if (bench || sweep) ref = bench_reference(dev, moved, reps); // the 100 % line, measured in this run
+  if (sweep) { // a pass of T sweeps per block shape; T x 8 bytes a point, so the % column is the effective one
+    static const int xs[] = {32, 64, 128, 256}, ys[] = {4, 8, 12, 16, 24, 32};
+    int ts[] = {T};
+    block_shape best = sweep_shapes("GPU_laplace3d_tb", launch_laplace3d_tb, sweep_block, &a, xs, 4, ys, 6, ts, 1,
+                                    "T", moved * T, &ref, reps);
+    if (best.x > 0) {
+      bx = best.x;
+      by = best.y;
+    }
+  }
 
   // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
   checkCudaErrors(cudaMemset(d_u2, 0xff, bytes));
@@ -253,7 +280,7 @@ int main(int argc, char **argv) {
   gold_report("u", &st);
 
   // one pass of T sweeps timed alone (warm-up, median), per sweep against the copy's 8 bytes a point
-  if (bench && st.nbad == 0) {
+  if ((bench || sweep) && st.nbad == 0) {
     a.d_u1 = d_u1;
     a.d_u2 = d_u2;
     set_pass(&a, T, bx, by);
