@@ -62,8 +62,8 @@
 // T sweeps of d_u1 into d_u2. Shared memory: for each sweep s = 0..T-1 a ring of 3 planes (k % 3) of
 // blockDim.x x blockDim.y floats. __launch_bounds__(1024): ptxas keeps the registers low enough for the
 // default 32 x 32 block to launch
-__global__ void __launch_bounds__(1024) GPU_laplace3d_tb(int NX, int NY, int NZ, int T, const float *__restrict__ d_u1,
-                                 float *__restrict__ d_u2) {
+__global__ void __launch_bounds__(1024)
+    GPU_laplace3d_tb(int NX, int NY, int NZ, int T, const float *__restrict__ d_u1, float *__restrict__ d_u2) {
   extern __shared__ float sh[];
   const float sixth = 1.0f / 6.0f;
   const int BX = blockDim.x, BY = blockDim.y, tx = threadIdx.x, ty = threadIdx.y;
@@ -71,8 +71,8 @@ __global__ void __launch_bounds__(1024) GPU_laplace3d_tb(int NX, int NY, int NZ,
   // the tile's first output column is blockIdx * (B - 2T); the block starts T columns before it
   const int i = (int)blockIdx.x * (BX - 2 * T) + tx - T;
   const int j = (int)blockIdx.y * (BY - 2 * T) + ty - T;
-  const bool inside = i >= 0 && i < NX && j >= 0 && j < NY;             // a column of the grid
-  const bool edge_ij = i == 0 || i == NX - 1 || j == 0 || j == NY - 1;   // a boundary column: copied
+  const bool inside = i >= 0 && i < NX && j >= 0 && j < NY;                   // a column of the grid
+  const bool edge_ij = i == 0 || i == NX - 1 || j == 0 || j == NY - 1;        // a boundary column: copied
   const bool edge_block = tx == 0 || tx == BX - 1 || ty == 0 || ty == BY - 1; // no neighbour on one side
   // the output tile: T or more columns from the block's edge (every sweep valid there), inside the grid
   const bool output = inside && tx >= T && tx < BX - T && ty >= T && ty < BY - T;
@@ -106,7 +106,9 @@ __global__ void __launch_bounds__(1024) GPU_laplace3d_tb(int NX, int NY, int NZ,
         else if (output)
           d_u2[col + (size_t)k * KOFF] = v;
       }
-      __syncthreads(); // sweep s at plane k is in before sweep s+1 reads it, and before the ring turns
+      // sweep s at plane k is in before sweep s+1 reads it. After sweep T no barrier is needed unless T = 1:
+      // the next write into ring T-1 comes after the next step's first barrier (T barriers a plane, not T+1)
+      if (s < T || T == 1) __syncthreads();
     }
   }
 }
@@ -178,13 +180,12 @@ int main(int argc, char **argv) {
   int optin = 0;
   checkCudaErrors(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   if (shared > (size_t)optin)
-    args_fail("a %dx%d block with -T=%d needs %zu bytes of shared memory; this GPU gives a block at most %d", bx, by,
-              T, shared, optin);
+    args_fail("a %dx%d block with -T=%d needs %zu bytes of shared memory; this GPU gives a block at most %d", bx, by, T,
+              shared, optin);
   // -sweep tries blocks of up to 1024 threads: allow their shared memory too where the GPU has it
   size_t max_shared = tb_shared_bytes(T, 32, 32);
   if (max_shared > (size_t)optin || max_shared < shared) max_shared = shared;
-  checkCudaErrors(
-      cudaFuncSetAttribute(GPU_laplace3d_tb, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)max_shared));
+  checkCudaErrors(cudaFuncSetAttribute(GPU_laplace3d_tb, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)max_shared));
   cudaFuncAttributes attr;
   checkCudaErrors(cudaFuncGetAttributes(&attr, GPU_laplace3d_tb));
   printf("GPU_laplace3d_tb: %d sweeps a pass, %d registers, %zu bytes of shared memory a block\n", T, attr.numRegs,
@@ -228,8 +229,8 @@ int main(int argc, char **argv) {
   if (sweep) { // a pass of T sweeps per block shape; T x 8 bytes a point, so the % column is the effective one
     static const int xs[] = {32, 64, 128, 256}, ys[] = {4, 8, 12, 16, 24, 32};
     int ts[] = {T};
-    block_shape best = sweep_shapes("GPU_laplace3d_tb", launch_laplace3d_tb, sweep_block, &a, xs, 4, ys, 6, ts, 1,
-                                    "T", moved * T, &ref, reps);
+    block_shape best = sweep_shapes("GPU_laplace3d_tb", launch_laplace3d_tb, sweep_block, &a, xs, 4, ys, 6, ts, 1, "T",
+                                    moved * T, &ref, reps);
     if (best.x > 0) {
       bx = best.x;
       by = best.y;
@@ -240,8 +241,8 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMemset(d_u2, 0xff, bytes));
 
   set_pass(&a, T, bx, by);
-  printf("Block: %d x %d (output tile %d x %d), grid of blocks: %d x %d\n", bx, by, bx - 2 * T, by - 2 * T,
-         a.grid.x, a.grid.y);
+  printf("Block: %d x %d (output tile %d x %d), grid of blocks: %d x %d\n", bx, by, bx - 2 * T, by - 2 * T, a.grid.x,
+         a.grid.y);
 
   // execute REPEAT sweeps as passes of T sweeps (the last pass fewer), swapping u1 and u2 after each pass
   int passes = 0;
@@ -295,8 +296,8 @@ int main(int argc, char **argv) {
     printf("laplace3d_tb at -T=1: %.4f ms a sweep; -T=%d is %.2fx faster a sweep\n", ms1, T, ms1 / sweep_ms);
     char size[64], extra[128];
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
-    snprintf(extra, sizeof(extra), "T=%d block=%dx%d ms_pass=%.4f ms_T1=%.4f x_T1=%.2f effective=1", T, bx, by, ms,
-             ms1, ms1 / sweep_ms);
+    snprintf(extra, sizeof(extra), "T=%d block=%dx%d ms_pass=%.4f ms_T1=%.4f x_T1=%.2f effective=1", T, bx, by, ms, ms1,
+             ms1 / sweep_ms);
     print_bench("3", "laplace3d_tb", size, reps, sweep_ms, moved, &ref, extra);
   }
 

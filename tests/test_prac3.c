@@ -3,6 +3,7 @@
  *
  * The GPU programs are judged against Gold_laplace3d bit for bit, so it must be right on its own:
  * discrete harmonic fields stay put, the boundary never moves, and small sweeps match hand arithmetic.
+ * Then a host model of laplace3d_tb's tiling and of its barriers (step 10), which no CPU can run as CUDA.
  */
 #include <math.h>
 #include <stddef.h>
@@ -181,6 +182,8 @@ TEST(threads_do_not_change_the_result) {
  * Gold_laplace3d bit for bit on awkward sizes, the kernel's indexing (tiles, halo, rings, k boundaries)
  * is right by the same argument; what it cannot see is a race, which racecheck covers on the GPU.
  */
+#define TB_MODEL_MAX_T 8
+
 static void tb_model(int NX, int NY, int NZ, int T, int BX, int BY, const float *u1, float *u2) {
   const float sixth = 1.0f / 6.0f;
   const int plane = BX * BY;
@@ -259,6 +262,47 @@ TEST(tb_model_equals_gold_on_awkward_grids) {
   CHECK(tb_model_matches_gold(4, 40, 6, 3, 64, 8));    /* a block wider than the grid */
 }
 
+/*
+ * laplace3d_tb's barriers: one after sweep 0's plane, one after each of sweeps 1..T-1, none after sweep T
+ * unless T = 1. Between two barriers no ring slot (a plane of one sweep's ring) may be both read and
+ * written, or threads would race on it. This walks the kernel's steps and checks that, for every T.
+ */
+static int tb_barriers_separate(int T, int NZ) {
+  int epoch = 0, ok = 1;
+  int last[TB_MODEL_MAX_T][3], kinds[TB_MODEL_MAX_T][3]; /* epoch of the last access; 1 read, 2 written */
+  for (int r = 0; r < TB_MODEL_MAX_T; r++)
+    for (int q = 0; q < 3; q++) last[r][q] = -1, kinds[r][q] = 0;
+#define TB_TOUCH(ring, slot, kind)                                                 \
+  do {                                                                             \
+    if (last[ring][slot] != epoch) last[ring][slot] = epoch, kinds[ring][slot] = 0; \
+    kinds[ring][slot] |= (kind);                                                   \
+    if (kinds[ring][slot] == 3) ok = 0;                                            \
+  } while (0)
+  for (int m = 0; m < NZ + T; m++) {
+    if (m < NZ) TB_TOUCH(0, m % 3, 2);
+    epoch++;
+    for (int s = 1; s <= T; s++) {
+      int k = m - s;
+      if (k >= 0 && k < NZ) {
+        TB_TOUCH(s - 1, k % 3, 1);
+        if (k > 0 && k < NZ - 1) {
+          TB_TOUCH(s - 1, (k + 2) % 3, 1);
+          TB_TOUCH(s - 1, (k + 1) % 3, 1);
+        }
+        if (s < T) TB_TOUCH(s, k % 3, 2);
+      }
+      if (s < T || T == 1) epoch++;
+    }
+  }
+#undef TB_TOUCH
+  return ok;
+}
+
+TEST(tb_barriers_leave_no_race) {
+  for (int T = 1; T <= 8; T++)
+    for (int NZ = 3; NZ < 30; NZ++) CHECK(tb_barriers_separate(T, NZ));
+}
+
 int main(void) {
   RUN(linear_field_is_a_fixed_point);
   RUN(quadratic_harmonic_field_is_a_fixed_point);
@@ -269,5 +313,6 @@ int main(void) {
   RUN(order_of_additions_is_the_documented_one);
   RUN(threads_do_not_change_the_result);
   RUN(tb_model_equals_gold_on_awkward_grids);
+  RUN(tb_barriers_leave_no_race);
   return test_summary();
 }
