@@ -1,0 +1,632 @@
+/*
+ * laplace3d_mgpu.cu -- practical 3, step 11 (beyond the course): one Jacobi iteration across several GPUs.
+ *
+ * The NX x NY x NZ grid is cut in k into slabs, one a GPU (every visible GPU, or -ngpus=N of them). A slab
+ * of nz planes is stored with one extra plane on each side, its halo: local plane 0 is the neighbour
+ * below's top plane, local plane nz+1 the neighbour above's bottom plane. Each sweep computes planes
+ * 1..nz with GPU_laplace3d_fast's kernel (the same additions in the same order, so the result equals
+ * Gold_laplace3d bit for bit: rms error = 0.000000), then the halos are exchanged: each GPU sends its
+ * planes 1 and nz to its neighbours and receives their planes into 0 and nz+1, with NCCL's ncclSend and
+ * ncclRecv, all of them in one ncclGroupStart/ncclGroupEnd (one process drives every GPU; a
+ * communicator per GPU from ncclCommInitAll).
+ *
+ * Overlap: on each GPU the two boundary planes of the slab are computed first, on a high-priority stream
+ * ("edge"), and the exchange is queued behind them on that stream; the interior planes 2..nz-1, which need
+ * no halo, run at the same time on a second stream ("inner"). Events order the two streams:
+ *   edge:  wait(inner done, sweep s-1) -> planes 1, nz -> record(edge done) -> send/recv halos
+ *   inner: wait(edge done, sweep s)    -> planes 2..nz-1                   -> record(inner done)
+ * The exchange then costs nothing as long as it is shorter than the interior.
+ *
+ * -peer replaces the NCCL exchange by cudaMemcpyPeerAsync, for comparison. -slabs=S (with -peer) cuts the
+ * grid into more slabs than GPUs, slab g on GPU g mod ngpus, so that one GPU tests the halo logic.
+ * -bench times a sweep on all GPUs against GPU_laplace3d_fast on one GPU over the whole grid (strong
+ * scaling) and over one slab alone (weak scaling), and prints a BENCH line.
+ *
+ * Built twice from this file: laplace3d_mgpu (one process), and, where mpicc is found, laplace3d_mgpu_mpi
+ * (-DUSE_MPI: one MPI rank a GPU, ncclCommInitRank with the unique id that rank 0 broadcasts with
+ * MPI_Bcast; this is how the program grows past one machine: mpirun -np 2 ./laplace3d_mgpu_mpi).
+ *   nvcc -O3 -arch=sm_90 -I../common laplace3d_mgpu.cu laplace3d_gold.c -o laplace3d_mgpu -lnccl
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef USE_MPI
+#include <mpi.h>
+#endif
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "helper_nccl.h"
+#include "grid3d.h"
+#include "timing.h"
+
+#include "prac3_gold.h"
+
+// laplace3d_fast's tunables (see there); the kernel below is its kernel, with a range of planes
+#ifndef MGPU_BLOCK_X
+#define MGPU_BLOCK_X 32 // a multiple of 32: each warp covers 128 consecutive points (512 bytes) of one row
+#endif
+#ifndef MGPU_BLOCK_Y
+#define MGPU_BLOCK_Y 4 // 128 threads a block
+#endif
+#ifndef ROWS
+#define ROWS 2 // rows a thread owns
+#endif
+#ifndef MGPU_MAX_THREADS
+// __launch_bounds__: laplace3d_fast promises 896 (72 registers at ROWS=2); the plane range below costs
+// one more register, and at 72 ptxas spills 8 bytes, so this kernel promises 768 (76 registers, no spill)
+#define MGPU_MAX_THREADS (ROWS <= 2 ? 768 : 2048 / ROWS)
+#endif
+#ifndef KCHUNK
+#define KCHUNK 4 // planes a block marches through
+#endif
+#define MAX_SLABS 64 // slabs (and GPUs) at most
+
+// the largest grid accepted: 2^35 points (128 GiB an array)
+#define MAX_POINTS (1LL << 35)
+
+// one point: Dirichlet boundaries (and the padding past NX) copied, else the course's average, the
+// additions in Gold_laplace3d's order (i-1, i+1, j-1, j+1, k-1, k+1) for a bit-for-bit match
+__device__ __forceinline__ float jacobi_point(int i, int NX, float c, float w, float e, float s, float n, float b,
+                                              float a) {
+  const float sixth = 1.0f / 6.0f;
+  return (i == 0 || i >= NX - 1) ? c : (w + e + s + n + b + a) * sixth;
+}
+
+__device__ __forceinline__ float4 load4(const float *__restrict__ p, size_t ind) {
+  return __ldg(reinterpret_cast<const float4 *>(p + ind)); // ind is a multiple of 4: 16-byte aligned
+}
+
+// GPU_laplace3d_fast on planes kfirst .. kstop-1 of an array of NZL planes, whose first and last planes are
+// never averaged: each is a halo (never computed) or the grid's own boundary (copied), so the kernel is
+// laplace3d_fast's with only a range of planes added (launch_planes shifts the arrays to make it so). A
+// thread owns points i0 .. i0+3 of rows j0 .. j0+ROWS-1 and marches k through one chunk, planes k-1, k,
+// k+1 in registers (laplace3d_fast.cu explains the six tricks).
+__global__ void __launch_bounds__(MGPU_MAX_THREADS)
+    GPU_laplace3d_slab(int NX, int NY, int NZL, int pitch, int kfirst, int kstop, int kchunk,
+                       const float *__restrict__ d_u1, float *__restrict__ d_u2) {
+  const unsigned FULL = 0xffffffffu;
+  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  int lane = threadIdx.x % 32; // blockDim.x is a multiple of 32, so a warp never spans two rows
+  int i0 = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+  int j0 = ROWS * (threadIdx.y + blockIdx.y * blockDim.y);
+  if (j0 >= NY) return; // j0 is the same across the warp, so every shuffle below still has all 32 lanes
+
+  int kbeg = kfirst + blockIdx.z * kchunk;
+  int kend = min(kbeg + kchunk, kstop);
+  int nrows = min(ROWS, NY - j0);
+  bool live = i0 < pitch;
+  bool has_south = live && j0 > 0, has_north = live && j0 + ROWS < NY;
+  bool has_edge = (lane == 0 && live && i0 > 0) || (lane == 31 && i0 + 4 < pitch);
+  int edge_off = lane == 0 ? -1 : 4;
+  size_t JOFF = (size_t)pitch, KOFF = (size_t)pitch * NY;
+  size_t ind = (size_t)i0 + (size_t)j0 * JOFF + (size_t)kbeg * KOFF;
+
+  float4 below[ROWS], centre[ROWS], above[ROWS], next[ROWS];
+  float edge[ROWS], edge_next[ROWS];
+#pragma unroll
+  for (int r = 0; r < ROWS; r++) {
+    size_t rind = ind + (size_t)r * JOFF;
+    bool row = live && r < nrows;
+    below[r] = (row && kbeg > 0) ? load4(d_u1, rind - KOFF) : zero;
+    centre[r] = row ? load4(d_u1, rind) : zero;
+    above[r] = (row && kbeg + 1 < NZL) ? load4(d_u1, rind + KOFF) : zero;
+    edge[r] = (has_edge && r < nrows) ? d_u1[rind + edge_off] : 0.0f;
+  }
+  float4 south = has_south ? load4(d_u1, ind - JOFF) : zero;
+  float4 north = has_north ? load4(d_u1, ind + ROWS * JOFF) : zero;
+
+  for (int k = kbeg; k < kend; k++, ind += KOFF) {
+    bool need2 = k + 2 <= kend && k + 2 < NZL, need1 = k + 1 < kend;
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      size_t rind = ind + (size_t)r * JOFF;
+      next[r] = (live && r < nrows && need2) ? load4(d_u1, rind + 2 * KOFF) : zero;
+      edge_next[r] = (has_edge && r < nrows && need1) ? d_u1[rind + KOFF + edge_off] : 0.0f;
+    }
+    float4 south_next = (has_south && need1) ? load4(d_u1, ind - JOFF + KOFF) : zero;
+    float4 north_next = (has_north && need1) ? load4(d_u1, ind + ROWS * JOFF + KOFF) : zero;
+
+    bool inner_plane = k > 0 && k < NZL - 1;
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      float west = __shfl_up_sync(FULL, centre[r].w, 1);
+      float east = __shfl_down_sync(FULL, centre[r].x, 1);
+      if (lane == 0) west = edge[r];
+      if (lane == 31) east = edge[r];
+      float4 s = r == 0 ? south : centre[r - 1];
+      float4 n = r == ROWS - 1 ? north : centre[r + 1];
+      int j = j0 + r;
+      float4 res = centre[r];
+      if (inner_plane && j > 0 && j < NY - 1) {
+        res.x = jacobi_point(i0, NX, centre[r].x, west, centre[r].y, s.x, n.x, below[r].x, above[r].x);
+        res.y = jacobi_point(i0 + 1, NX, centre[r].y, centre[r].x, centre[r].z, s.y, n.y, below[r].y, above[r].y);
+        res.z = jacobi_point(i0 + 2, NX, centre[r].z, centre[r].y, centre[r].w, s.z, n.z, below[r].z, above[r].z);
+        res.w = jacobi_point(i0 + 3, NX, centre[r].w, centre[r].z, east, s.w, n.w, below[r].w, above[r].w);
+      }
+      if (r < nrows) {
+        size_t rind = ind + (size_t)r * JOFF;
+        if (i0 + 3 < NX) {
+          *reinterpret_cast<float4 *>(d_u2 + rind) = res;
+        } else if (i0 < NX) {
+          d_u2[rind] = res.x;
+          if (i0 + 1 < NX) d_u2[rind + 1] = res.y;
+          if (i0 + 2 < NX) d_u2[rind + 2] = res.z;
+        }
+      }
+    }
+
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      below[r] = centre[r];
+      centre[r] = above[r];
+      above[r] = next[r];
+      edge[r] = edge_next[r];
+    }
+    south = south_next;
+    north = north_next;
+  }
+}
+
+// one slab: global planes k0 .. k0+nz-1, stored as local planes 1..nz of nz+2
+typedef struct {
+  int id, dev;                // slab number (0 at the bottom) and its GPU
+  int k0, nz;                 // first global plane and the number of planes it owns
+  float *d_u1, *d_u2;         // nz+2 planes each: u1 is read this sweep, u2 written
+  cudaStream_t edge, inner;   // boundary planes and exchange; interior planes
+  cudaEvent_t ev_edge, ev_inner;
+  ncclComm_t comm;            // NULL when there is nothing to exchange (one slab) or with -peer
+} slab;
+
+// what every launch needs
+typedef struct {
+  int NX, NY, NZ, pitch, nslabs, peer;
+  dim3 block;
+  size_t plane;        // floats a (padded) plane
+  int nlocal;          // slabs this process drives
+  slab s[MAX_SLABS];
+} mgpu;
+
+// launch the kernel over local planes [kfirst, kstop) of slab sl on stream st
+static void launch_planes(const mgpu *m, const slab *sl, int kfirst, int kstop, cudaStream_t st) {
+  if (kstop <= kfirst) return;
+  // the kernel's first and last planes must be copied or never computed: the bottom slab's local plane 1 is
+  // global plane 0, so its arrays start one plane up (its halo 0 is left out); the top slab's plane nz is
+  // global plane NZ-1, so its array ends there (its halo nz+1 is left out)
+  int b = sl->k0 == 0, t = sl->k0 + sl->nz == m->NZ;
+  int NZL = sl->nz + 2 - b - t, kchunk = KCHUNK;
+  size_t off = (size_t)b * m->plane;
+  dim3 grid((m->pitch / 4 + m->block.x - 1) / m->block.x, (m->NY + ROWS * m->block.y - 1) / (ROWS * m->block.y),
+            (kstop - kfirst + kchunk - 1) / kchunk);
+  GPU_laplace3d_slab<<<grid, m->block, 0, st>>>(m->NX, m->NY, NZL, m->pitch, kfirst - b, kstop - b, kchunk,
+                                                sl->d_u1 + off, sl->d_u2 + off);
+  getLastCudaError("GPU_laplace3d_slab execution failed");
+}
+
+// step 11: the exchange -- planes 1 and nz of every slab of u2 to its neighbours' halos
+static void exchange(mgpu *m) {
+  size_t n = m->plane;
+  if (m->nslabs == 1) return; // nothing to exchange: no NCCL call at all (and none under compute-sanitizer)
+  if (!m->peer) {
+    // NCCL: a send and a receive with each neighbour; all of them in one group, so that NCCL starts them
+    // together (one thread drives every GPU: outside a group the first send would wait for its receive)
+    checkCudaErrors(ncclGroupStart());
+    for (int l = 0; l < m->nlocal; l++) {
+      slab *sl = &m->s[l];
+      if (sl->comm == NULL) continue;
+      if (sl->id > 0) {
+        checkCudaErrors(ncclSend(sl->d_u2 + n, n, ncclFloat, sl->id - 1, sl->comm, sl->edge));
+        checkCudaErrors(ncclRecv(sl->d_u2, n, ncclFloat, sl->id - 1, sl->comm, sl->edge));
+      }
+      if (sl->id < m->nslabs - 1) {
+        checkCudaErrors(ncclSend(sl->d_u2 + (size_t)sl->nz * n, n, ncclFloat, sl->id + 1, sl->comm, sl->edge));
+        checkCudaErrors(ncclRecv(sl->d_u2 + (size_t)(sl->nz + 1) * n, n, ncclFloat, sl->id + 1, sl->comm, sl->edge));
+      }
+    }
+    checkCudaErrors(ncclGroupEnd());
+    return;
+  }
+  // -peer: each slab pulls its two halos on its own edge stream, once the neighbour's edge planes are done
+  // (a wait on the neighbour's event). The neighbour next overwrites that plane two sweeps later, after
+  // its own halos of the next sweep, which wait for this stream's edge planes of the next sweep, which
+  // come after these copies on this stream: so the copy always reads the plane of this sweep.
+  for (int l = 0; l < m->nslabs; l++) {
+    slab *sl = &m->s[l];
+    checkCudaErrors(cudaSetDevice(sl->dev));
+    if (l > 0) {
+      slab *lo = &m->s[l - 1];
+      checkCudaErrors(cudaStreamWaitEvent(sl->edge, lo->ev_edge, 0));
+      checkCudaErrors(cudaMemcpyPeerAsync(sl->d_u2, sl->dev, lo->d_u2 + (size_t)lo->nz * n, lo->dev,
+                                          n * sizeof(float), sl->edge));
+    }
+    if (l < m->nslabs - 1) {
+      slab *hi = &m->s[l + 1];
+      checkCudaErrors(cudaStreamWaitEvent(sl->edge, hi->ev_edge, 0));
+      checkCudaErrors(cudaMemcpyPeerAsync(sl->d_u2 + (size_t)(sl->nz + 1) * n, sl->dev, hi->d_u2 + n, hi->dev,
+                                          n * sizeof(float), sl->edge));
+    }
+  }
+}
+
+// one Jacobi sweep on every slab: edges, then (exchange || interior); then u1 and u2 swap
+static void sweep(mgpu *m) {
+  for (int l = 0; l < m->nlocal; l++) {
+    slab *sl = &m->s[l];
+    checkCudaErrors(cudaSetDevice(sl->dev));
+    // edge planes read planes 2 and nz-1 of u1 (the last interior) and write u2 planes the last interior read
+    checkCudaErrors(cudaStreamWaitEvent(sl->edge, sl->ev_inner, 0));
+    launch_planes(m, sl, 1, 2, sl->edge);
+    if (sl->nz > 1) launch_planes(m, sl, sl->nz, sl->nz + 1, sl->edge);
+    checkCudaErrors(cudaEventRecord(sl->ev_edge, sl->edge));
+    // the interior reads planes 1 and nz of u1 and writes planes 2 and nz-1 of u2, which the last sweep's
+    // edge planes read: it waits for this sweep's edges (so they go first) and through them the last
+    checkCudaErrors(cudaStreamWaitEvent(sl->inner, sl->ev_edge, 0));
+    launch_planes(m, sl, 2, sl->nz, sl->inner);
+    checkCudaErrors(cudaEventRecord(sl->ev_inner, sl->inner));
+  }
+  exchange(m); // queued on the edge streams, behind the edge planes: it overlaps the interior
+  for (int l = 0; l < m->nlocal; l++) {
+    float *t = m->s[l].d_u1;
+    m->s[l].d_u1 = m->s[l].d_u2;
+    m->s[l].d_u2 = t;
+  }
+}
+
+static void sync_all(mgpu *m) {
+  for (int l = 0; l < m->nlocal; l++) {
+    checkCudaErrors(cudaSetDevice(m->s[l].dev));
+    checkCudaErrors(cudaDeviceSynchronize());
+  }
+}
+
+// one GPU, one kernel over planes 1..nz of a slab, no exchange: laplace3d_fast's sweep (timing only)
+typedef struct {
+  const mgpu *m;
+  slab sl;
+} single_launch;
+
+static void launch_single(void *p) {
+  single_launch *a = (single_launch *)p;
+  launch_planes(a->m, &a->sl, 1, a->sl.nz + 1, 0);
+}
+
+// every MPI rank would say the same: only rank 0 prints (one process: always)
+static int rank0 = 1;
+#define say(...) (rank0 ? printf(__VA_ARGS__) : 0)
+
+int main(int argc, char **argv) {
+  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, bx = MGPU_BLOCK_X, by = MGPU_BLOCK_Y;
+  int ngpus = 0, nslabs = 0, peer = 0, seed = 0, bench = 0, reps = 20;
+  arg_spec opts[] = {
+      {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
+      {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
+      {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k (cut into slabs)"},
+      {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations"},
+      {"ngpus", ARG_INT, &ngpus, 1, MAX_SLABS, "GPUs to use (default: every visible one; fewer exist: SKIP)"},
+      {"slabs", ARG_INT, &nslabs, 1, MAX_SLABS, "slabs (default: one a GPU; more needs -peer)"},
+      {"peer", ARG_FLAG, &peer, 0, 1, "exchange halos with cudaMemcpyPeerAsync instead of NCCL"},
+      {"bx", ARG_INT, &bx, 32, 1024, "threads per block along a row, a multiple of 32"},
+      {"by", ARG_INT, &by, 1, 32, "rows of threads per block"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "time a sweep on all GPUs and on one, print a BENCH line"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed samples for -bench (the median is used)"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  int ngpus_given = args_given(argc, argv, "ngpus");
+  if ((long long)NX * NY * NZ > MAX_POINTS)
+    args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
+  if (bx % 32 != 0 || bx * by > MGPU_MAX_THREADS)
+    args_fail("a %dx%d block: -bx must be a multiple of 32 and the block at most %d threads", bx, by,
+              MGPU_MAX_THREADS);
+  if (ngpus_given && NZ < ngpus) args_fail("-nz=%d is too small for %d slabs: each needs a plane", NZ, ngpus);
+  if (nslabs && NZ < nslabs) args_fail("-nz=%d is too small for %d slabs: each needs a plane", NZ, nslabs);
+  if (nslabs && ngpus_given && nslabs < ngpus) args_fail("-slabs=%d is fewer than -ngpus=%d", nslabs, ngpus);
+  if (nslabs && ngpus_given && nslabs > ngpus && !peer)
+    args_fail("-slabs=%d on %d GPUs: more slabs than GPUs needs -peer", nslabs, ngpus);
+#ifdef USE_MPI
+  if (peer || nslabs) args_fail("-peer and -slabs need one process driving every GPU (laplace3d_mgpu)");
+#endif
+  int pitch = (NX + 31) / 32 * 32; // every row starts on a 128-byte boundary
+
+  // NVLink multicast (NVLS) is for collectives; send/recv needs none of it, and it must stay off here
+  if (setenv("NCCL_NVLS_ENABLE", "0", 0) != 0) return result_fail("setenv(NCCL_NVLS_ENABLE) failed");
+
+  int nranks = 1;
+#ifdef USE_MPI
+  int rank = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  rank0 = rank == 0;
+  // one rank's output is enough: the others' stdout (their RESULT lines too) goes nowhere; stderr stays
+  if (!rank0 && freopen("/dev/null", "w", stdout) == NULL) return result_fail("cannot silence rank %d", rank);
+  if (ngpus_given && ngpus != nranks) args_fail("-ngpus=%d, but mpirun started %d ranks (one a GPU)", ngpus, nranks);
+  if (NZ < nranks) args_fail("-nz=%d is too small for %d slabs: each needs a plane", NZ, nranks);
+#endif
+  int dev0 = findCudaDevice(argc, argv);
+  int count = 0;
+  checkCudaErrors(cudaGetDeviceCount(&count));
+#ifdef USE_MPI
+  ngpus = nranks;
+  // one rank a GPU: ranks on one machine take GPUs dev0, dev0+1, ... in the order of their local rank
+  MPI_Comm node;
+  int local = 0;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local);
+  if (dev0 + local >= count) {
+    int rc = result_skip("rank %d needs GPU %d, but this machine has %d", rank, dev0 + local, count);
+    MPI_Abort(MPI_COMM_WORLD, rc);
+  }
+  nslabs = nranks;
+#else
+  if (!ngpus_given) ngpus = count - dev0;
+  if (dev0 + ngpus > count)
+    return result_skip("-ngpus=%d needs GPUs %d to %d, but %d %s visible", ngpus, dev0, dev0 + ngpus - 1, count,
+                       count == 1 ? "is" : "are");
+  if (nslabs == 0) nslabs = ngpus;
+  if (nslabs > ngpus && !peer) args_fail("-slabs=%d on %d GPUs: more slabs than GPUs needs -peer", nslabs, ngpus);
+  if (NZ < nslabs) args_fail("-nz=%d is too small for %d slabs: each needs a plane", NZ, nslabs);
+#endif
+
+  // the slabs: nz = NZ / nslabs planes each, the first NZ % nslabs of them one more
+  static mgpu m;
+  m.NX = NX;
+  m.NY = NY;
+  m.NZ = NZ;
+  m.pitch = pitch;
+  m.nslabs = nslabs;
+  m.peer = peer;
+  m.block = dim3(bx, by);
+  m.plane = (size_t)pitch * NY;
+  m.nlocal = 0;
+  int user_sized = args_given(argc, argv, "nx") || args_given(argc, argv, "ny") || args_given(argc, argv, "nz");
+  for (int g = 0, k0 = 0; g < nslabs; g++) {
+    int nz = NZ / nslabs + (g < NZ % nslabs);
+#ifdef USE_MPI
+    if (g != rank) {
+      k0 += nz;
+      continue;
+    }
+    int dev = dev0 + local;
+#else
+    int dev = dev0 + g % ngpus;
+#endif
+    slab *sl = &m.s[m.nlocal++];
+    memset(sl, 0, sizeof(*sl));
+    sl->id = g;
+    sl->dev = dev;
+    sl->k0 = k0;
+    sl->nz = nz;
+    k0 += nz;
+  }
+  say("Grid dimensions: %d x %d x %d, row pitch %d floats\n", NX, NY, NZ, pitch);
+  say("%d slab%s on %d GPU%s (%s exchange, %s):", nslabs, nslabs == 1 ? "" : "s", ngpus, ngpus == 1 ? "" : "s",
+      nslabs == 1 ? "no" : (peer ? "cudaMemcpyPeerAsync" : "NCCL send/recv"),
+      nranks > 1 ? "one MPI rank a GPU" : "one process");
+  for (int g = 0, k0 = 0; g < nslabs; g++) {
+    int nz = NZ / nslabs + (g < NZ % nslabs);
+    say(" k %d..%d on %s %d%s", k0, k0 + nz - 1, nranks > 1 ? "rank" : "GPU", nranks > 1 ? g : dev0 + g % ngpus,
+        g + 1 < nslabs ? "," : "\n");
+    k0 += nz;
+  }
+
+  // memory on each GPU: u1 and u2 of every slab it holds, checked before anything is allocated
+  for (int d = 0; d < ngpus; d++) {
+    size_t need = 0;
+    for (int l = 0; l < m.nlocal; l++)
+      if (m.s[l].dev == dev0 + d) need += 2 * (size_t)(m.s[l].nz + 2) * m.plane * sizeof(float);
+    if (need == 0) continue;
+    checkCudaErrors(cudaSetDevice(dev0 + d));
+    device_memory_check(need, "u1 and u2 of the slabs", user_sized);
+  }
+
+  // allocate the host arrays: the whole grid (u1: start, then gold; u2: the GPUs' result; u3: gold's scratch)
+  size_t npoints = (size_t)NX * NY * NZ, bytes = npoints * sizeof(float);
+  float *h_u1 = (float *)malloc(bytes), *h_u2 = (float *)malloc(bytes), *h_u3 = (float *)malloc(bytes);
+  if (!h_u1 || !h_u2 || !h_u3) return result_fail("out of host memory for three %zu-byte arrays", bytes);
+  memset(h_u2, 0xff, bytes); // planes of other ranks stay NaN: each rank compares only its own
+  grid3d_init(h_u1, NX, NY, NZ, (unsigned int)seed);
+
+  // per slab: streams (edge at the highest priority, so that its planes and the exchange go first),
+  // events, arrays; u1 gets planes k0-1 .. k0+nz (the halos of the first sweep too), u2 is poisoned
+  int lowest, highest;
+  for (int l = 0; l < m.nlocal; l++) {
+    slab *sl = &m.s[l];
+    size_t n = m.plane, sbytes = (size_t)(sl->nz + 2) * n * sizeof(float);
+    checkCudaErrors(cudaSetDevice(sl->dev));
+    checkCudaErrors(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+    checkCudaErrors(cudaStreamCreateWithPriority(&sl->edge, cudaStreamNonBlocking, highest));
+    checkCudaErrors(cudaStreamCreateWithPriority(&sl->inner, cudaStreamNonBlocking, lowest));
+    checkCudaErrors(cudaEventCreateWithFlags(&sl->ev_edge, cudaEventDisableTiming));
+    checkCudaErrors(cudaEventCreateWithFlags(&sl->ev_inner, cudaEventDisableTiming));
+    checkCudaErrors(cudaMalloc((void **)&sl->d_u1, sbytes));
+    checkCudaErrors(cudaMalloc((void **)&sl->d_u2, sbytes));
+    checkCudaErrors(cudaMemset(sl->d_u1, 0, sbytes));
+    // poison u2 with 0xff bytes (NaN): a point the kernels or the exchange forget cannot pass
+    checkCudaErrors(cudaMemset(sl->d_u2, 0xff, sbytes));
+    // a halo past the grid's end is never written nor used; zero it in both, so nothing reads NaN there
+    if (sl->k0 == 0) checkCudaErrors(cudaMemset(sl->d_u2, 0, n * sizeof(float)));
+    if (sl->k0 + sl->nz == NZ)
+      checkCudaErrors(cudaMemset(sl->d_u2 + (size_t)(sl->nz + 1) * n, 0, n * sizeof(float)));
+    int kg = sl->k0 == 0 ? 0 : sl->k0 - 1;                        // first global plane held
+    int kl = sl->k0 == 0 ? 1 : 0;                                  // where it goes
+    int kn = (sl->k0 + sl->nz == NZ ? sl->k0 + sl->nz - 1 : sl->k0 + sl->nz) - kg + 1; // planes held
+    checkCudaErrors(cudaMemcpy2D(sl->d_u1 + (size_t)kl * n, pitch * sizeof(float), h_u1 + (size_t)kg * NX * NY,
+                                 NX * sizeof(float), NX * sizeof(float), (size_t)NY * kn, cudaMemcpyHostToDevice));
+    // the first sweep's edges wait for "the last interior": record it once, on an empty stream
+    checkCudaErrors(cudaEventRecord(sl->ev_inner, sl->inner));
+  }
+  if (peer) // direct copies over NVLink or PCIe where the GPUs can reach each other (else staged by the driver)
+    for (int a = 0; a < ngpus; a++)
+      for (int b = 0; b < ngpus; b++) {
+        int ok = 0;
+        if (a == b) continue;
+        checkCudaErrors(cudaDeviceCanAccessPeer(&ok, dev0 + a, dev0 + b));
+        if (!ok) continue;
+        checkCudaErrors(cudaSetDevice(dev0 + a));
+        checkCudaErrors(cudaDeviceEnablePeerAccess(dev0 + b, 0));
+      }
+
+  // the NCCL communicators: one a GPU, rank g the slab g (none when there is nothing to exchange)
+  if (!peer && nslabs > 1) {
+#ifdef USE_MPI
+    ncclUniqueId id;
+    if (rank0) checkCudaErrors(ncclGetUniqueId(&id));
+    MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD);
+    checkCudaErrors(cudaSetDevice(m.s[0].dev));
+    checkCudaErrors(ncclCommInitRank(&m.s[0].comm, nranks, id, rank));
+#else
+    ncclComm_t comms[MAX_SLABS];
+    int devs[MAX_SLABS];
+    for (int g = 0; g < nslabs; g++) devs[g] = m.s[g].dev;
+    checkCudaErrors(ncclCommInitAll(comms, nslabs, devs));
+    for (int g = 0; g < nslabs; g++) m.s[g].comm = comms[g];
+#endif
+    int v = 0;
+    checkCudaErrors(ncclGetVersion(&v));
+    say("NCCL %d.%d.%d, NCCL_NVLS_ENABLE=%s\n", v / 10000, v / 100 % 100, v % 100, getenv("NCCL_NVLS_ENABLE"));
+  }
+
+  // execute REPEAT sweeps on every GPU (host clock: the GPUs are timed together, from the first launch to
+  // the last GPU's end)
+  sync_all(&m);
+  double t0 = wall_ms();
+  for (int i = 1; i <= REPEAT; ++i) sweep(&m);
+  sync_all(&m);
+  say("%dx sweep on %d GPU%s: %.1f (ms)\n", REPEAT, ngpus, ngpus == 1 ? "" : "s", wall_ms() - t0);
+
+  // copy planes 1..nz of each slab's u1 (the last result) back into its place in the grid
+  for (int l = 0; l < m.nlocal; l++) {
+    slab *sl = &m.s[l];
+    checkCudaErrors(cudaSetDevice(sl->dev));
+    checkCudaErrors(cudaMemcpy2D(h_u2 + (size_t)sl->k0 * NX * NY, NX * sizeof(float), sl->d_u1 + m.plane,
+                                 pitch * sizeof(float), NX * sizeof(float), (size_t)NY * sl->nz,
+                                 cudaMemcpyDeviceToHost));
+  }
+
+  // Gold treatment (every rank computes the whole grid, and checks its own planes)
+  t0 = wall_ms();
+  for (int i = 1; i <= REPEAT; ++i) {
+    Gold_laplace3d(NX, NY, NZ, h_u1, h_u3);
+    float *h_foo = h_u1;
+    h_u1 = h_u3;
+    h_u3 = h_foo;
+  }
+  say("%dx Gold_laplace3d: %.1f (ms)\n", REPEAT, wall_ms() - t0);
+
+  // error check: the same operations in the same order, so exactly equal
+  gold_stats st;
+#ifdef USE_MPI
+  {
+    size_t off = (size_t)m.s[0].k0 * NX * NY;
+    compare_float(h_u2 + off, h_u1 + off, (size_t)m.s[0].nz * NX * NY, 0.0, 0.0, &st);
+    // the ranks' counts summed, their largest errors taken, rms from the summed squares
+    unsigned long long c[3] = {st.n, st.nbad, st.nnonfinite};
+    double e[2] = {st.max_abs_err, st.max_rel_err}, sq = st.rms_err * st.rms_err * (double)st.n;
+    long long first = st.first_bad < 0 ? LLONG_MAX : st.first_bad + (long long)off;
+    MPI_Allreduce(MPI_IN_PLACE, c, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, e, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &sq, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    st.n = c[0];
+    st.nbad = c[1];
+    st.nnonfinite = c[2];
+    st.max_abs_err = e[0];
+    st.max_rel_err = e[1];
+    st.rms_err = st.n ? sqrt(sq / (double)st.n) : 0.0;
+    st.first_bad = first == LLONG_MAX ? -1 : first;
+  }
+#else
+  compare_float(h_u2, h_u1, npoints, 0.0, 0.0, &st);
+#endif
+  say("rms error = %f\n", st.rms_err);
+  if (rank0) gold_report("u", &st);
+
+  // -bench: a sweep on all GPUs (median of reps samples of 10 sweeps), against GPU 0 alone
+  if (bench && st.nbad == 0) {
+    const int per = 10;
+    float t[TIMING_MAX_REPS];
+    if (reps > TIMING_MAX_REPS) reps = TIMING_MAX_REPS;
+    for (int i = 0; i < 3; i++) sweep(&m); // warm-up
+    for (int r = 0; r < reps; r++) {
+      sync_all(&m);
+#ifdef USE_MPI
+      MPI_Barrier(MPI_COMM_WORLD); // every rank starts together; the slowest sets the time
+#endif
+      t0 = wall_ms();
+      for (int i = 0; i < per; i++) sweep(&m);
+      sync_all(&m);
+#ifdef USE_MPI
+      MPI_Barrier(MPI_COMM_WORLD);
+#endif
+      t[r] = (float)((wall_ms() - t0) / per);
+    }
+    float ms = median_float(t, reps);
+    double moved = 8.0 * (double)npoints; // one read and one write of each point a sweep
+
+    // weak scaling: GPU 0 alone on its own slab, one launch over its planes, no exchange
+    single_launch one = {&m, m.s[0]};
+    checkCudaErrors(cudaSetDevice(m.s[0].dev));
+    float ms_slab = time_median_ms(launch_single, &one, 3, reps);
+    // strong scaling: GPU 0 alone on the whole grid, as laplace3d_fast runs it, where it fits beside the slabs
+    float ms_1gpu = -1.0f;
+    size_t whole = 2 * (size_t)(NZ + 2) * m.plane * sizeof(float);
+    if (nranks == 1 && whole + (whole >> 4) <= device_usable_bytes()) {
+      single_launch all = {&m, m.s[0]};
+      all.sl.k0 = 0;
+      all.sl.nz = NZ;
+      checkCudaErrors(cudaMalloc((void **)&all.sl.d_u1, whole / 2));
+      checkCudaErrors(cudaMalloc((void **)&all.sl.d_u2, whole / 2));
+      checkCudaErrors(cudaMemset(all.sl.d_u1, 0, whole / 2));
+      checkCudaErrors(cudaMemset(all.sl.d_u2, 0, whole / 2));
+      ms_1gpu = time_median_ms(launch_single, &all, 3, reps);
+      checkCudaErrors(cudaFree(all.sl.d_u1));
+      checkCudaErrors(cudaFree(all.sl.d_u2));
+    } else {
+      say("(no single-GPU run of the whole grid: %s)\n", nranks > 1 ? "one GPU a rank" : "no room beside the slabs");
+    }
+    bench_ref ref = bench_reference(m.s[0].dev, moved, reps); // one GPU's copy: 100 % a GPU
+    char size[64], extra[256];
+    snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
+    double GBps = moved / (ms * 1e-3) / 1e9;
+    say("%d GPU%s: %.4f ms a sweep, %.1f GB/s = %.1f%% of one GPU's copy (%.1f GB/s)\n", ngpus,
+        ngpus == 1 ? "" : "s", ms, GBps, 100.0 * GBps / ref.copy_GBps, ref.copy_GBps);
+    say("one GPU on one slab (%d planes): %.4f ms a sweep (weak scaling: %.1f%% of the time on %d GPUs)\n",
+        m.s[0].nz, ms_slab, 100.0 * ms_slab / ms, ngpus);
+    if (ms_1gpu > 0)
+      say("one GPU on the whole grid: %.4f ms a sweep (strong scaling: %.2fx on %d GPUs, %.1f%% efficiency)\n",
+          ms_1gpu, ms_1gpu / ms, ngpus, 100.0 * ms_1gpu / ms / ngpus);
+    int len = snprintf(extra, sizeof(extra), "ngpus=%d slabs=%d exchange=%s ranks=%d block=%dx%d ms_slab=%.4f "
+                       "weak_eff=%.3f", ngpus, nslabs, nslabs == 1 ? "none" : (peer ? "peer" : "nccl"), nranks, bx,
+                       by, ms_slab, ms_slab / ms);
+    if (ms_1gpu > 0)
+      snprintf(extra + len, sizeof(extra) - len, " ms_1gpu=%.4f x_1gpu=%.3f strong_eff=%.3f", ms_1gpu,
+               ms_1gpu / ms, ms_1gpu / ms / ngpus);
+    if (rank0) print_bench("3", "laplace3d_mgpu", size, reps, ms, moved, &ref, extra);
+  }
+
+  // release everything (after an odd REPEAT the gold's swaps leave u1 and u3 exchanged: both are freed)
+  for (int l = 0; l < m.nlocal; l++) {
+    slab *sl = &m.s[l];
+    checkCudaErrors(cudaSetDevice(sl->dev));
+    if (sl->comm) checkCudaErrors(ncclCommDestroy(sl->comm));
+    checkCudaErrors(cudaFree(sl->d_u1));
+    checkCudaErrors(cudaFree(sl->d_u2));
+    checkCudaErrors(cudaStreamDestroy(sl->edge));
+    checkCudaErrors(cudaStreamDestroy(sl->inner));
+    checkCudaErrors(cudaEventDestroy(sl->ev_edge));
+    checkCudaErrors(cudaEventDestroy(sl->ev_inner));
+  }
+  free(h_u1);
+  free(h_u2);
+  free(h_u3);
+
+  int rc = gold_verdict(&st, "u");
+#ifdef USE_MPI
+  MPI_Finalize();
+#endif
+  return rc;
+}
