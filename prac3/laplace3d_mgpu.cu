@@ -33,6 +33,10 @@
 #include <string.h>
 
 #ifdef USE_MPI
+/* nvcc compiles this file as C++, and mpi.h would then pull in MPI's long-deprecated C++ bindings (Open
+ * MPI's warn under -Wextra); the C API is all we use */
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #endif
 

@@ -6,16 +6,19 @@
  * speed, is as fast as one sweep per pass can be. This kernel does T sweeps per pass: each value is read
  * from memory once and written once for T sweeps, and the T-1 intermediate results never leave the SM.
  *
- * The scheme (2.5-D blocking: tiles in (i, j), marching in k):
+ * The scheme (2.5-D blocking: tiles in (i, j), chunks in k, marching up k):
  *   - a block of TB_BLOCK_X x TB_BLOCK_Y threads, one thread per (i, j) column, covers an output tile
- *     of (TB_BLOCK_X - 2T) x (TB_BLOCK_Y - 2T) columns plus a halo of T columns on each side;
- *   - it marches up k through the whole grid. Step m loads plane m (sweep 0) into shared memory, then
- *     computes sweep 1 at plane m-1, sweep 2 at plane m-2, ..., sweep T at plane m-T: sweep s at plane k
- *     needs sweep s-1 at planes k-1, k and k+1, and plane k+1 of sweep s-1 was made earlier in the same
- *     step. Each sweep 0..T-1 keeps a ring of 3 planes in shared memory; sweep T goes to d_u2;
- *   - a halo column is correct at sweep s only s columns or more from the block's edge, so the valid
- *     region shrinks by one column each sweep and after T sweeps is exactly the output tile. The halo
- *     is computed again by the neighbouring blocks: the price of temporal blocking (the handout counts it);
+ *     of (TB_BLOCK_X - 2T) x (TB_BLOCK_Y - 2T) columns plus a halo of T columns on each side, and a chunk of
+ *     TB_KCHUNK output planes plus T planes below and above it;
+ *   - it marches up k through its chunk. Step m brings in input plane m and computes sweep 1 at plane m-1,
+ *     sweep 2 at plane m-2, ..., sweep T at plane m-T (sweep s at plane k needs sweep s-1 at planes k-1, k and
+ *     k+1). Each thread keeps the last three planes of every sweep 0..T-1 of its own column in registers, and
+ *     shares each new value with its neighbours through shared memory, double-buffered, so that one
+ *     __syncthreads() a step is enough; sweep T goes to d_u2;
+ *   - a halo column is right at sweep s only s columns or more from the block's edge (and a halo plane s
+ *     planes or more from the chunk's end), so the right region shrinks by one each sweep and after T sweeps
+ *     is exactly the output tile. The halos are computed again by the neighbouring blocks: the price of
+ *     temporal blocking (the handout counts it);
  *   - the domain's boundary is fixed, so a halo that falls on or past a domain edge needs nothing special:
  *     boundary points are copied at every sweep, and columns outside the grid are never read by a point
  *     that is computed.
@@ -25,7 +28,7 @@
  * -T=N sweeps a pass (1..8); REPEAT iterations run as REPEAT/T passes of T sweeps and one last pass of
  * REPEAT%T sweeps. -bench times one pass of T sweeps and prints the time per sweep and the "effective" %
  * of the copy: 8 bytes a point a sweep over the time per sweep (more than 100 % is the point). -sweep times a
- * table of blocks at the given T (the % column is the effective one) and runs with the fastest.
+ * table of blocks and k chunks at the given T (the % column is the effective one) and runs with the fastest.
  *   nvcc -O3 -arch=sm_90 -I../common laplace3d_tb.cu laplace3d_gold.c -o laplace3d_tb
  */
 #include <math.h>
@@ -42,157 +45,220 @@
 
 #include "prac3_gold.h"
 
-// the block: one thread per (i, j) column of the tile and its halo (named for this program, so that a
-// practical-wide make BLOCK_X=16 cannot change it)
-#ifndef TB_BLOCK_X
-#define TB_BLOCK_X 32 // a whole warp along a row: each warp loads and stores one contiguous row segment
-#endif
+// the block: one thread per (i, j) column of the tile and its halo. A row is one warp, 32 threads (each warp
+// loads and stores one contiguous row segment); the rows a block, TB_BLOCK_Y, is 8, 16, 24 or 32 (-by=).
+// Both are compile-time constants of the kernel, so that every shared-memory address is a register plus a
+// constant. (Named for this program, so that a practical-wide make BLOCK_X=16 cannot change them.)
+#define TB_BLOCK_X 32
 #ifndef TB_BLOCK_Y
 #define TB_BLOCK_Y 32 // square tiles waste the least on the halo: (32-2T)^2 of 32^2 columns are output
 #endif
 #ifndef TB_SWEEPS
-#define TB_SWEEPS 4 // sweeps a pass (-T=): 4 keeps 24 x 24 of the 32 x 32 columns (56 %) as output
+#define TB_SWEEPS 2 // sweeps a pass (-T=): 2 keeps 28 x 28 of the 32 x 32 columns (77 %) as output
 #endif
-#define TB_MAX_SWEEPS 8 // 3 planes of 32 x 32 floats a sweep in shared memory: 96 KB at T = 8
+#ifndef TB_KCHUNK
+#define TB_KCHUNK 128 // output planes a block (-kchunk=): 2T more are read, 3 % more reads at T = 2
+#endif
+#define TB_MAX_SWEEPS 8 // 2 planes of 34 x 34 floats a sweep in shared memory: 72 KB at T = 8
+// input planes each thread has in flight: loads are issued this many steps before their plane is used. The
+// step loop is unrolled by it; 6 is even (the two shared buffers alternate) and a multiple of 3 (each level
+// keeps three planes in registers), so that after unrolling no register is ever copied
+#ifndef TB_PREFETCH
+#define TB_PREFETCH 6
+#endif
+#ifndef TB_OCC
+#define TB_OCC 0 // threads an SM that ptxas must leave registers for (0: its own choice)
+#endif
 
 // the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
 #define MAX_POINTS (1LL << 35)
 
-// one thread per (i, j) column of the block's tile plus halo, marching up k through the whole grid;
-// T sweeps of d_u1 into d_u2. Shared memory: for each sweep s = 0..T-1 a ring of 3 planes (k % 3) of
-// blockDim.x x blockDim.y floats. __launch_bounds__(1024): ptxas keeps the registers low enough for the
-// default 32 x 32 block to launch
-__global__ void __launch_bounds__(1024)
-    GPU_laplace3d_tb(int NX, int NY, int NZ, int T, const float *__restrict__ d_u1, float *__restrict__ d_u2) {
+// T sweeps of d_u1 into d_u2 in one pass. One thread per (i, j) column of the block's tile plus halo; the
+// block makes output planes [k0, k0 + kchunk) and reads input planes T further each way.
+//
+// Level L (0..T) is sweep L; level 0 is the input. At step m the input plane p = kin0 + m comes in and level L
+// makes plane p - L, for every L at once: level L at plane k needs level L-1 at planes k-1, k, k+1 of its own
+// column, and at plane k of the four neighbouring columns. Each thread keeps the last three planes of each
+// level 0..T-1 of its own column in registers (r[L][0..2] = planes q-2, q-1, q where q was made this step),
+// and writes each new plane to shared memory, double-buffered by step, for its neighbours to read next step.
+// So a step reads only what the step before wrote, writes only the other buffer, and one __syncthreads() a
+// step (not one a level) keeps them apart.
+//
+// Level L is needed at planes [k0 - T + L, k0 + kchunk + T - L) of the grid; a column is right at level L
+// only L or more columns from the block's edge, so after T levels the output tile (T in from each edge) is
+// right. Boundary points (of the grid) are copied at every level; a column outside the grid holds junk that no
+// computed point reads (only boundary points neighbour it). Every point is computed with Gold_laplace3d's
+// additions in its order (i-1, i+1, j-1, j+1, k-1, k+1, then times 1/6), so the result equals the gold bit for
+// bit: rms error = 0.000000.
+//
+// Shared memory: for each level 0..T-1 and buffer 0, 1 a plane of (BY + 2) x 34 floats, the block's columns
+// with a border of one all round, so that the block's edge threads read their missing neighbours from the
+// border (zeros; their results are wrong anyway, as above) and no address needs clamping. A warp's row is 32
+// consecutive floats: no bank conflicts.
+template <int T, int BY>
+__global__ void __launch_bounds__(TB_BLOCK_X * BY, TB_OCC / (TB_BLOCK_X * BY))
+    GPU_laplace3d_tb(int NX, int NY, int NZ, int kchunk, const float *__restrict__ d_u1, float *__restrict__ d_u2) {
   extern __shared__ float sh[];
+  constexpr int BX = TB_BLOCK_X, ROW = BX + 2, PLANE = (BY + 2) * ROW;
   const float sixth = 1.0f / 6.0f;
-  const int BX = blockDim.x, BY = blockDim.y, tx = threadIdx.x, ty = threadIdx.y;
-  const int plane = BX * BY, me = tx + ty * BX;
+  const int tx = threadIdx.x, ty = threadIdx.y;
   // the tile's first output column is blockIdx * (B - 2T); the block starts T columns before it
   const int i = (int)blockIdx.x * (BX - 2 * T) + tx - T;
   const int j = (int)blockIdx.y * (BY - 2 * T) + ty - T;
-  const bool inside = i >= 0 && i < NX && j >= 0 && j < NY;                   // a column of the grid
-  const bool edge_ij = i == 0 || i == NX - 1 || j == 0 || j == NY - 1;        // a boundary column: copied
-  const bool edge_block = tx == 0 || tx == BX - 1 || ty == 0 || ty == BY - 1; // no neighbour on one side
-  // the output tile: T or more columns from the block's edge (every sweep valid there), inside the grid
+  const bool inside = i >= 0 && i < NX && j >= 0 && j < NY;            // a column of the grid
+  const bool edge_ij = i == 0 || i == NX - 1 || j == 0 || j == NY - 1; // a boundary column: copied
   const bool output = inside && tx >= T && tx < BX - T && ty >= T && ty < BY - T;
-  const size_t KOFF = (size_t)NX * NY;
+  const unsigned KOFF = (unsigned)NX * (unsigned)NY; // < 2^32: NX, NY <= 65535
   const size_t col = inside ? (size_t)i + (size_t)j * NX : 0;
+  const int k0 = (int)blockIdx.z * kchunk, k1 = min(k0 + kchunk, NZ); // the output planes [k0, k1)
+  const int kin0 = max(k0 - T, 0), kin1 = min(k1 + T, NZ);           // the input planes [kin0, kin1)
+  const float *src = d_u1 + col; // a column outside the grid reads column 0's values: junk it never uses
+  float *dst = d_u2 + col;
 
-  // step m: plane m of sweep 0 comes in, then sweep s is computed at plane m - s, s = 1..T.
-  // The load of plane m+1 is issued at step m and stored at step m+1, so that its latency is hidden
-  // behind the T sweeps of step m instead of being waited for at once.
-  float next = inside ? d_u1[col] : 0.0f; // plane 0
-  for (int m = 0; m < NZ + T; m++) {
-    if (m < NZ) sh[(m % 3) * plane + me] = next;
-    if (m + 1 < NZ) next = inside ? d_u1[col + (size_t)(m + 1) * KOFF] : 0.0f;
-    __syncthreads(); // plane m of sweep 0 is in, for every thread of the block
+  // zero the shared planes, borders included (read by the edge threads, never written)
+  for (int n = tx + ty * BX; n < 2 * T * PLANE; n += BX * BY) sh[n] = 0.0f;
+  float *me = sh + (ty + 1) * ROW + tx + 1; // this thread's point in level 0, buffer 0
+  __syncthreads();
 
-    for (int s = 1; s <= T; s++) {
-      int k = m - s;
-      if (k >= 0 && k < NZ) {
-        // sweep s-1's ring; its planes k-1, k and k+1 are all there now (k+1 was made in this step)
-        const float *prev = sh + (size_t)(s - 1) * 3 * plane;
-        const float *c = prev + (k % 3) * plane;
-        float v = c[me]; // boundary points, columns outside the grid and the block's own edge: copied
-        if (inside && !edge_ij && !edge_block && k > 0 && k < NZ - 1) {
-          const float *b = prev + ((k + 2) % 3) * plane; // plane k-1
-          const float *a = prev + ((k + 1) % 3) * plane; // plane k+1
-          // Gold_laplace3d's order: i-1, i+1, j-1, j+1, k-1, k+1, then times 1/6
-          v = (c[me - 1] + c[me + 1] + c[me - BX] + c[me + BX] + b[me] + a[me]) * sixth;
+  float r[T][3]; // level L's last three planes in this column (junk until made, never used before)
+#pragma unroll
+  for (int L = 0; L < T; L++) r[L][0] = r[L][1] = r[L][2] = 0.0f;
+  float pf[TB_PREFETCH]; // input planes in flight: pf[d] is plane kin0 + m at the step m with m % TB_PREFETCH == d
+#pragma unroll
+  for (int d = 0; d < TB_PREFETCH; d++) pf[d] = src[(size_t)(unsigned)min(kin0 + d, kin1 - 1) * KOFF];
+
+  // the last output plane k1 - 1 is made by level T at step k1 - 1 + T - kin0
+  const int nsteps = k1 + T - kin0;
+  for (int m0 = 0; m0 < nsteps; m0 += TB_PREFETCH) {
+#pragma unroll
+    for (int d = 0; d < TB_PREFETCH; d++) { // unrolled: pf[d] is a fixed register with a load in flight
+      const int p = kin0 + m0 + d;
+      float *wr = me + (d & 1) * PLANE;             // this step's buffer of level 0 (level L: + 2L planes)
+      const float *rd = me + ((d + 1) & 1) * PLANE; // last step's buffer (m0 is a multiple of 2)
+
+      // level 0: input plane p, and the load of plane p + TB_PREFETCH into the register it frees
+      // (unconditional: past the chunk's last plane it loads that plane again, so that nothing waits on it)
+      r[0][0] = r[0][1];
+      r[0][1] = r[0][2];
+      r[0][2] = pf[d];
+      wr[0] = pf[d];
+      pf[d] = src[(size_t)(unsigned)min(p + TB_PREFETCH, kin1 - 1) * KOFF];
+
+      // levels 1..T: level L makes plane k = p - L from level L-1's planes k-1, k, k+1 (r[L-1][0..2]; plane
+      // k+1 was made just above) and from plane k of its neighbours (written last step)
+#pragma unroll
+      for (int L = 1; L <= T; L++) {
+        const float *c = rd + 2 * (L - 1) * PLANE;
+        // Gold_laplace3d's order: i-1, i+1, j-1, j+1, k-1, k+1, then times 1/6
+        float v = (c[-1] + c[1] + c[-ROW] + c[ROW] + r[L - 1][0] + r[L - 1][2]) * sixth;
+        // computed where level L is needed, k in [k0 - T + L, k1 + T - L), except on boundary planes and
+        // columns, which are copied. (Written as tests of p, so that the step's bounds are shared by all L.)
+        bool computed = p - (k0 - T) >= 2 * L && p >= L + 1 && p < k1 + T && p < NZ - 1 + L && !edge_ij;
+        if (!computed) v = r[L - 1][1];
+        if (L < T) {
+          r[L][0] = r[L][1];
+          r[L][1] = r[L][2];
+          r[L][2] = v;
+          wr[2 * L * PLANE] = v;
+        } else if (output && p - T >= k0 && p - T < k1) {
+          dst[(size_t)(unsigned)(p - T) * KOFF] = v;
         }
-        if (s < T)
-          sh[(size_t)s * 3 * plane + (k % 3) * plane + me] = v;
-        else if (output)
-          d_u2[col + (size_t)k * KOFF] = v;
       }
-      // sweep s at plane k is in before sweep s+1 reads it. After sweep T no barrier is needed unless T = 1:
-      // the next write into ring T-1 comes after the next step's first barrier (T barriers a plane, not T+1)
-      if (s < T || T == 1) __syncthreads();
+      __syncthreads(); // this step's planes are in before the next step reads them (and last step's are read)
     }
   }
 }
 
-// shared memory for T sweeps a pass: a ring of 3 planes for each of sweeps 0..T-1
-static size_t tb_shared_bytes(int T, int bx, int by) { return (size_t)3 * T * bx * by * sizeof(float); }
+// shared memory for T sweeps a pass: two bordered planes (this step's and last step's) for each level 0..T-1
+static size_t tb_shared_bytes(int T, int by) { return (size_t)2 * T * (by + 2) * (TB_BLOCK_X + 2) * sizeof(float); }
+
+// the kernels: one for each T (1..8) and block height (8, 16, 24, 32)
+typedef void (*tb_kernel)(int, int, int, int, const float *, float *);
+#define TB_KERNELS(BY)                                                                                               \
+  {GPU_laplace3d_tb<1, BY>, GPU_laplace3d_tb<2, BY>, GPU_laplace3d_tb<3, BY>, GPU_laplace3d_tb<4, BY>,               \
+   GPU_laplace3d_tb<5, BY>, GPU_laplace3d_tb<6, BY>, GPU_laplace3d_tb<7, BY>, GPU_laplace3d_tb<8, BY>}
+static const tb_kernel tb_kernels[4][TB_MAX_SWEEPS] = {TB_KERNELS(8), TB_KERNELS(16), TB_KERNELS(24), TB_KERNELS(32)};
+static tb_kernel tb_kernel_for(int T, int by) { return tb_kernels[by / 8 - 1][T - 1]; }
+static int tb_by_ok(int by) { return by == 8 || by == 16 || by == 24 || by == 32; }
 
 // everything one pass needs, for the timing helpers
 typedef struct {
-  int NX, NY, NZ, T;
+  int NX, NY, NZ, T, kchunk;
   dim3 grid, block;
-  size_t shared, max_shared; // this launch's shared memory; the most the kernel was allowed
-  int maxthreads;
+  size_t shared;
   const float *d_u1;
   float *d_u2;
 } tb_launch;
 
-// a pass of T sweeps: each block's output tile is (bx - 2T) x (by - 2T) columns, so the grid depends on T
-static void set_pass(tb_launch *a, int T, int bx, int by) {
+// a pass of T sweeps: each block's output tile is (32 - 2T) x (by - 2T) columns by kchunk planes
+static void set_pass(tb_launch *a, int T, int by, int kchunk) {
   a->T = T;
-  a->block = dim3(bx, by);
-  a->grid = dim3((a->NX + bx - 2 * T - 1) / (bx - 2 * T), (a->NY + by - 2 * T - 1) / (by - 2 * T));
-  a->shared = tb_shared_bytes(T, bx, by);
+  a->kchunk = kchunk;
+  a->block = dim3(TB_BLOCK_X, by);
+  a->grid = dim3((a->NX + TB_BLOCK_X - 2 * T - 1) / (TB_BLOCK_X - 2 * T), (a->NY + by - 2 * T - 1) / (by - 2 * T),
+                 (a->NZ + kchunk - 1) / kchunk);
+  a->shared = tb_shared_bytes(T, by);
 }
 
-// the shapes -sweep tries at s.z = T sweeps a pass: blocks that launch and leave an output tile
+// the shapes -sweep tries at a->T sweeps a pass: s.y the block height, s.z the k chunk
 static int sweep_block(void *p, block_shape s) {
   tb_launch *a = (tb_launch *)p;
-  if (s.x * s.y > a->maxthreads || s.x <= 2 * s.z || s.y <= 2 * s.z) return 0;
-  if (tb_shared_bytes(s.z, s.x, s.y) > a->max_shared) return 0;
-  set_pass(a, s.z, s.x, s.y);
+  if (s.y <= 2 * a->T) return 0;                 // no output tile
+  if (s.z > a->NZ && s.z != a->kchunk) return 0; // a chunk longer than the grid is the same as the grid
+  set_pass(a, a->T, s.y, s.z);
   return 1;
 }
 
 static void launch_laplace3d_tb(void *p) {
   tb_launch *a = (tb_launch *)p;
-  GPU_laplace3d_tb<<<a->grid, a->block, a->shared>>>(a->NX, a->NY, a->NZ, a->T, a->d_u1, a->d_u2);
+  tb_kernel_for(a->T, (int)a->block.y)<<<a->grid, a->block, a->shared>>>(a->NX, a->NY, a->NZ, a->kchunk, a->d_u1,
+                                                                          a->d_u2);
   getLastCudaError("GPU_laplace3d_tb execution failed");
 }
 
 int main(int argc, char **argv) {
-  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, T = TB_SWEEPS, bx = TB_BLOCK_X, by = TB_BLOCK_Y;
-  int pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
+  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, T = TB_SWEEPS, by = TB_BLOCK_Y;
+  int kchunk = TB_KCHUNK, pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
   arg_spec opts[] = {
       {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
       {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
       {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
       {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations"},
       {"T", ARG_INT, &T, 1, TB_MAX_SWEEPS, "sweeps a pass over memory (TB_SWEEPS)"},
-      {"bx", ARG_INT, &bx, 3, 1024, "threads per block along a row, halo included (TB_BLOCK_X)"},
-      {"by", ARG_INT, &by, 3, 1024, "threads per block along j, halo included (TB_BLOCK_Y)"},
+      {"by", ARG_INT, &by, 8, 32, "rows of 32 threads a block, halo included: 8, 16, 24 or 32 (TB_BLOCK_Y)"},
+      {"kchunk", ARG_INT, &kchunk, 1, 65535, "output planes a block (TB_KCHUNK)"},
       {"pinned", ARG_FLAG, &pinned, 0, 1, "host arrays in pinned memory (cudaMallocHost) instead of malloc"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time one pass of T sweeps and a device-to-device copy, print a BENCH line"},
-      {"sweep", ARG_FLAG, &sweep, 0, 1, "time a table of block sizes at this T, then run with the fastest"},
+      {"sweep", ARG_FLAG, &sweep, 0, 1, "time a table of blocks and k chunks at this T, then run with the fastest"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench and -sweep (the median is used)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   if ((long long)NX * NY * NZ > MAX_POINTS)
     args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
-  if (bx * by > 1024) args_fail("a %dx%d block: at most 1024 threads a block", bx, by);
-  if (bx <= 2 * T || by <= 2 * T)
-    args_fail("a %dx%d block with -T=%d: the halo (T columns each side) leaves no output tile; need -bx and -by > 2T",
-              bx, by, T);
+  if (!tb_by_ok(by)) args_fail("-by=%d: the kernel is built for blocks of 8, 16, 24 or 32 rows", by);
+  if (by <= 2 * T)
+    args_fail("a %dx%d block with -T=%d: the halo (T rows each side) leaves no output tile; need -by > 2T", TB_BLOCK_X,
+              by, T);
 
   int dev = findCudaDevice(argc, argv);
-  // the rings of the T-1 intermediate sweeps and of the input: over 48 KB needs the opt-in attribute
-  size_t shared = tb_shared_bytes(T, bx, by);
+  // two bordered planes a level for levels 0..T-1: over 48 KB needs the opt-in attribute, which every kernel
+  // gets for the most it can use (a 32 x 32 block), where the GPU has it
   int optin = 0;
   checkCudaErrors(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  if (shared > (size_t)optin)
-    args_fail("a %dx%d block with -T=%d needs %zu bytes of shared memory; this GPU gives a block at most %d", bx, by, T,
-              shared, optin);
-  // -sweep tries blocks of up to 1024 threads: allow their shared memory too where the GPU has it
-  size_t max_shared = tb_shared_bytes(T, 32, 32);
-  if (max_shared > (size_t)optin || max_shared < shared) max_shared = shared;
-  checkCudaErrors(cudaFuncSetAttribute(GPU_laplace3d_tb, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)max_shared));
+  if (tb_shared_bytes(T, by) > (size_t)optin)
+    args_fail("a %dx%d block with -T=%d needs %zu bytes of shared memory; this GPU gives a block at most %d",
+              TB_BLOCK_X, by, T, tb_shared_bytes(T, by), optin);
+  for (int t = 1; t <= TB_MAX_SWEEPS; t++)
+    for (int y = 8; y <= 32; y += 8) {
+      size_t most = tb_shared_bytes(t, y);
+      if (most > (size_t)optin) continue; // never launched on this GPU: the check above refuses it
+      checkCudaErrors(cudaFuncSetAttribute(tb_kernel_for(t, y), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most));
+    }
   cudaFuncAttributes attr;
-  checkCudaErrors(cudaFuncGetAttributes(&attr, GPU_laplace3d_tb));
-  printf("GPU_laplace3d_tb: %d sweeps a pass, %d registers, %zu bytes of shared memory a block\n", T, attr.numRegs,
-         shared);
-  if (bx * by > attr.maxThreadsPerBlock)
-    args_fail("a %dx%d block: at %d registers a thread the kernel launches at most %d threads a block", bx, by,
-              attr.numRegs, attr.maxThreadsPerBlock);
+  checkCudaErrors(cudaFuncGetAttributes(&attr, tb_kernel_for(T, by)));
+  printf("GPU_laplace3d_tb<T=%d, BY=%d>: %d registers, %zu bytes of shared memory a block\n", T, by, attr.numRegs,
+         tb_shared_bytes(T, by));
 
   size_t npoints = (size_t)NX * NY * NZ;
   size_t bytes = npoints * sizeof(float);
@@ -222,34 +288,35 @@ int main(int argc, char **argv) {
   printf("Copy u1 to device: %.1f (ms), %.1f GB/s (%s host memory)\n", milli, bytes / (milli * 1e-3) / 1e9,
          pinned ? "pinned" : "pageable");
 
-  tb_launch a = {NX, NY, NZ, T, dim3(), dim3(), 0, max_shared, attr.maxThreadsPerBlock, d_u1, d_u2};
+  tb_launch a = {NX, NY, NZ, T, kchunk, dim3(), dim3(), 0, d_u1, d_u2};
   double moved = 8.0 * (double)npoints; // one read and one write of each point: one sweep's minimum traffic
   bench_ref ref;
   if (bench || sweep) ref = bench_reference(dev, moved, reps); // the 100 % line, measured in this run
-  if (sweep) { // a pass of T sweeps per block shape; T x 8 bytes a point, so the % column is the effective one
-    static const int xs[] = {32, 64, 128, 256}, ys[] = {4, 8, 12, 16, 24, 32};
-    int ts[] = {T};
-    block_shape best = sweep_shapes("GPU_laplace3d_tb", launch_laplace3d_tb, sweep_block, &a, xs, 4, ys, 6, ts, 1, "T",
-                                    moved * T, &ref, reps);
+  if (sweep) { // a pass of T sweeps per block and k chunk; T x 8 bytes a point, so the % column is the effective one
+    static const int xs[] = {TB_BLOCK_X}, ys[] = {8, 16, 24, 32};
+    int ks[] = {32, 64, 128, 256, kchunk};
+    int nk = kchunk == 32 || kchunk == 64 || kchunk == 128 || kchunk == 256 ? 4 : 5;
+    block_shape best = sweep_shapes("GPU_laplace3d_tb", launch_laplace3d_tb, sweep_block, &a, xs, 1, ys, 4, ks, nk,
+                                    "kchunk", moved * T, &ref, reps);
     if (best.x > 0) {
-      bx = best.x;
       by = best.y;
+      kchunk = best.z;
     }
   }
 
   // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
   checkCudaErrors(cudaMemset(d_u2, 0xff, bytes));
 
-  set_pass(&a, T, bx, by);
-  printf("Block: %d x %d (output tile %d x %d), grid of blocks: %d x %d\n", bx, by, bx - 2 * T, by - 2 * T, a.grid.x,
-         a.grid.y);
+  set_pass(&a, T, by, kchunk);
+  printf("Block: %d x %d (output tile %d x %d x %d planes), grid of blocks: %d x %d x %d\n", TB_BLOCK_X, by,
+         TB_BLOCK_X - 2 * T, by - 2 * T, kchunk, a.grid.x, a.grid.y, a.grid.z);
 
   // execute REPEAT sweeps as passes of T sweeps (the last pass fewer), swapping u1 and u2 after each pass
   int passes = 0;
   t = event_timer_start();
   for (int done = 0; done < REPEAT; done += a.T, passes++) {
-    set_pass(&a, REPEAT - done < T ? REPEAT - done : T, bx, by);
-    GPU_laplace3d_tb<<<a.grid, a.block, a.shared>>>(NX, NY, NZ, a.T, d_u1, d_u2);
+    set_pass(&a, REPEAT - done < T ? REPEAT - done : T, by, kchunk);
+    tb_kernel_for(a.T, by)<<<a.grid, a.block, a.shared>>>(NX, NY, NZ, kchunk, d_u1, d_u2);
     getLastCudaError("GPU_laplace3d_tb execution failed");
     d_foo = d_u1;
     d_u1 = d_u2;
@@ -284,10 +351,10 @@ int main(int argc, char **argv) {
   if ((bench || sweep) && st.nbad == 0) {
     a.d_u1 = d_u1;
     a.d_u2 = d_u2;
-    set_pass(&a, T, bx, by);
+    set_pass(&a, T, by, kchunk);
     float ms = time_median_ms(launch_laplace3d_tb, &a, 3, reps);
     // the same kernel at one sweep a pass, for the ratio that temporal blocking buys (x_T1)
-    set_pass(&a, 1, bx, by);
+    set_pass(&a, 1, by, kchunk);
     float ms1 = time_median_ms(launch_laplace3d_tb, &a, 3, reps);
     double sweep_ms = ms / T, GBps = moved / (sweep_ms * 1e-3) / 1e9;
     printf("laplace3d_tb: %.4f ms a pass of %d sweeps, %.4f ms a sweep, effectively %.1f GB/s = %.1f%% of a "
@@ -296,8 +363,8 @@ int main(int argc, char **argv) {
     printf("laplace3d_tb at -T=1: %.4f ms a sweep; -T=%d is %.2fx faster a sweep\n", ms1, T, ms1 / sweep_ms);
     char size[64], extra[128];
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
-    snprintf(extra, sizeof(extra), "T=%d block=%dx%d ms_pass=%.4f ms_T1=%.4f x_T1=%.2f effective=1", T, bx, by, ms, ms1,
-             ms1 / sweep_ms);
+    snprintf(extra, sizeof(extra), "T=%d block=%dx%d kchunk=%d ms_pass=%.4f ms_T1=%.4f x_T1=%.2f effective=1", T, TB_BLOCK_X, by,
+             kchunk, ms, ms1, ms1 / sweep_ms);
     print_bench("3", "laplace3d_tb", size, reps, sweep_ms, moved, &ref, extra);
   }
 
