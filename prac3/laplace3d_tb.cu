@@ -61,13 +61,15 @@
 #endif
 #define TB_MAX_SWEEPS 8 // 2 planes of 34 x 34 floats a sweep in shared memory: 72 KB at T = 8
 // input planes each thread has in flight: loads are issued this many steps before their plane is used. The
-// step loop is unrolled by it; 6 is even (the two shared buffers alternate) and a multiple of 3 (each level
-// keeps three planes in registers), so that after unrolling no register is ever copied
+// step loop is unrolled by it, so it must be even (the two shared buffers alternate). Measured on an H100 at
+// 512^3: 4 beats 2 (too little in flight) and 6 (more registers, so fewer threads an SM)
 #ifndef TB_PREFETCH
-#define TB_PREFETCH 6
+#define TB_PREFETCH 4
 #endif
+// threads an SM that ptxas must leave registers for at T = 3 and 4 (2048: 32 registers a thread, full
+// occupancy; measured on an H100 it is what takes T = 3 past 150 %); elsewhere ptxas chooses (it spills at 32)
 #ifndef TB_OCC
-#define TB_OCC 0 // threads an SM that ptxas must leave registers for (0: its own choice)
+#define TB_OCC 2048
 #endif
 
 // the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
@@ -96,7 +98,7 @@
 // border (zeros; their results are wrong anyway, as above) and no address needs clamping. A warp's row is 32
 // consecutive floats: no bank conflicts.
 template <int T, int BY>
-__global__ void __launch_bounds__(TB_BLOCK_X * BY, TB_OCC / (TB_BLOCK_X * BY))
+__global__ void __launch_bounds__(TB_BLOCK_X * BY, (T == 3 || T == 4 ? TB_OCC : 1) / (TB_BLOCK_X * BY))
     GPU_laplace3d_tb(int NX, int NY, int NZ, int kchunk, const float *__restrict__ d_u1, float *__restrict__ d_u2) {
   extern __shared__ float sh[];
   constexpr int BX = TB_BLOCK_X, ROW = BX + 2, PLANE = (BY + 2) * ROW;
@@ -114,6 +116,7 @@ __global__ void __launch_bounds__(TB_BLOCK_X * BY, TB_OCC / (TB_BLOCK_X * BY))
   const int kin0 = max(k0 - T, 0), kin1 = min(k1 + T, NZ);           // the input planes [kin0, kin1)
   const float *src = d_u1 + col; // a column outside the grid reads column 0's values: junk it never uses
   float *dst = d_u2 + col;
+  static_assert(TB_PREFETCH % 2 == 0, "the step loop is unrolled by TB_PREFETCH, which must be even (two buffers)");
 
   // zero the shared planes, borders included (read by the edge threads, never written)
   for (int n = tx + ty * BX; n < 2 * T * PLANE; n += BX * BY) sh[n] = 0.0f;
@@ -124,11 +127,16 @@ __global__ void __launch_bounds__(TB_BLOCK_X * BY, TB_OCC / (TB_BLOCK_X * BY))
 #pragma unroll
   for (int L = 0; L < T; L++) r[L][0] = r[L][1] = r[L][2] = 0.0f;
   float pf[TB_PREFETCH]; // input planes in flight: pf[d] is plane kin0 + m at the step m with m % TB_PREFETCH == d
+  const float *ld = src + (size_t)kin0 * KOFF; // the next plane to load; it stops at the chunk's last plane
 #pragma unroll
-  for (int d = 0; d < TB_PREFETCH; d++) pf[d] = src[(size_t)(unsigned)min(kin0 + d, kin1 - 1) * KOFF];
+  for (int d = 0; d < TB_PREFETCH; d++) {
+    pf[d] = *ld;
+    if (kin0 + d + 1 < kin1) ld += KOFF;
+  }
 
   // the last output plane k1 - 1 is made by level T at step k1 - 1 + T - kin0
   const int nsteps = k1 + T - kin0;
+#pragma unroll 1
   for (int m0 = 0; m0 < nsteps; m0 += TB_PREFETCH) {
 #pragma unroll
     for (int d = 0; d < TB_PREFETCH; d++) { // unrolled: pf[d] is a fixed register with a load in flight
@@ -142,7 +150,8 @@ __global__ void __launch_bounds__(TB_BLOCK_X * BY, TB_OCC / (TB_BLOCK_X * BY))
       r[0][1] = r[0][2];
       r[0][2] = pf[d];
       wr[0] = pf[d];
-      pf[d] = src[(size_t)(unsigned)min(p + TB_PREFETCH, kin1 - 1) * KOFF];
+      pf[d] = *ld;
+      if (p + TB_PREFETCH + 1 < kin1) ld += KOFF;
 
       // levels 1..T: level L makes plane k = p - L from level L-1's planes k-1, k, k+1 (r[L-1][0..2]; plane
       // k+1 was made just above) and from plane k of its neighbours (written last step)
