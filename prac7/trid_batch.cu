@@ -188,38 +188,53 @@ __device__ __forceinline__ void hybrid_short(int n, int lane, size_t base, const
   if (i + 1 < n) x[base + i + 1] = dL;
 }
 
-// Warp w of the grid solves system w. LMAX: the most rows a lane's chunk may have (n <= 32 LMAX), so that the
-// chunk's a, c, d sit in registers (fully unrolled loops over LMAX, each step guarded by k < len). Shared
-// memory: four arrays of 33 LMAX floats a warp (element i at i + i/32: the skew keeps a lane's chunk and its
-// neighbours' in different banks).
-template <int LMAX>
-__global__ void GPU_trid_hybrid(int n, int batch, const float *__restrict__ a, const float *__restrict__ b,
-                                const float *__restrict__ c, const float *__restrict__ d, float *__restrict__ x) {
-  extern __shared__ float smem[];
-  const int P = 33 * LMAX;
-  int lane = threadIdx.x % 32, wib = threadIdx.x / 32;
-  int sys = blockIdx.x * (blockDim.x / 32) + wib;
-  if (sys >= batch) return; // the whole warp leaves together
-  size_t base = (size_t)sys * n;
-  if (n < 64) {
-    hybrid_short(n, lane, base, a, b, c, d, x);
-    return;
-  }
-  float *sh = smem + (size_t)wib * 4 * P;
+// The copy of element i of one array into shared memory, for the stage below: on sm_80 and later an
+// asynchronous copy (cp.async: the bytes go straight to shared memory and the thread goes on at once, to
+// wait for them later with cp_async_wait), before sm_80 a plain load and store.
+__device__ __forceinline__ void copy_async(float *dst, const float *src) {
+#if __CUDA_ARCH__ >= 800
+  unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(s), "l"(src) : "memory");
+#else
+  *dst = *src;
+#endif
+}
+// close this thread's group of copies; wait until at most N of its groups are still in flight
+__device__ __forceinline__ void cp_async_commit() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void cp_async_wait() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
 
-  // load: element i of each array (i = 32 j + lane: a warp reads 128 consecutive bytes) to sh[i + j]
+// Stage system `base` into shared memory st: element i of each array (i = 32 j + lane: a warp reads 128
+// consecutive bytes) to st[i + j], st[P + i + j], ... (the skew i/32 keeps a lane's chunk and its
+// neighbours' in different banks)
+template <int LMAX>
+__device__ __forceinline__ void hybrid_stage(int n, int lane, size_t base, const float *__restrict__ a,
+                                             const float *__restrict__ b, const float *__restrict__ c,
+                                             const float *__restrict__ d, float *st) {
+  const int P = 33 * LMAX;
+  a += base + lane, b += base + lane, c += base + lane, d += base + lane, st += lane;
 #pragma unroll
   for (int j = 0; j < LMAX; j++) {
-    int i = 32 * j + lane;
-    if (i < n) {
-      sh[i + j] = a[base + i];
-      sh[P + i + j] = b[base + i];
-      sh[2 * P + i + j] = c[base + i];
-      sh[3 * P + i + j] = d[base + i];
+    if (32 * j + lane < n) {
+      copy_async(st + 33 * j, a + 32 * j);
+      copy_async(st + P + 33 * j, b + 32 * j);
+      copy_async(st + 2 * P + 33 * j, c + 32 * j);
+      copy_async(st + 3 * P + 33 * j, d + 32 * j);
     }
   }
-  __syncwarp();
+}
 
+// Solve the system staged in sh (hybrid_stage) into x[base ..]; sh is reused for the solution on the way out.
+template <int LMAX>
+__device__ __forceinline__ void hybrid_solve(int n, int lane, size_t base, float *sh, float *__restrict__ x) {
+  const int P = 33 * LMAX;
   // this lane's chunk: rows start .. start + len - 1 (hybrid_chunk in trid_gold.c: len = n/32 or n/32 + 1 >= 2)
   int q = n / 32, rem = n % 32;
   int start = lane * q + min(lane, rem), len = q + (lane < rem ? 1 : 0);
@@ -237,11 +252,9 @@ __global__ void GPU_trid_hybrid(int n, int batch, const float *__restrict__ a, c
       rd[k] = (k < 2) ? r * dk : r * (dk - ak * rd[k - 1]);
       ra[k] = (k < 2) ? r * ak : -r * ak * ra[k - 1];
       rc[k] = r * ck;
-      if (k == len - 1) {
-        aL = ra[k];
-        cL = rc[k];
-        dL = rd[k];
-      }
+      aL = ra[k]; // every row overwrites them, so that the last one leaves its values: a test k == len - 1
+      cL = rc[k]; // here, nvcc may turn into one read of ra[len - 1] after the loop (a run-time index into
+      dL = rd[k]; // registers: local memory)
     }
   }
   __syncwarp(); // all reads of sh done: it is reused for x below
@@ -286,6 +299,39 @@ __global__ void GPU_trid_hybrid(int n, int batch, const float *__restrict__ a, c
   for (int j = 0; j < LMAX; j++) {
     int i = 32 * j + lane;
     if (i < n) x[base + i] = sh[i + j];
+  }
+}
+
+// Each warp solves systems w, w + W, w + 2W, ... (W: the warps of the grid, a few waves of the GPU: the
+// launcher sizes the grid to what fits at once). While it solves one system, the next one's copies into its
+// other stage are already in flight (cp.async), so that the warp's loads overlap its own arithmetic rather
+// than only other warps'. LMAX: the most rows a lane's chunk may have (n <= 32 LMAX), so that the chunk's a,
+// c, d sit in registers (fully unrolled loops over LMAX, each step guarded by k < len). Shared memory: two
+// stages a warp of four arrays of 33 LMAX floats.
+template <int LMAX>
+__global__ void GPU_trid_hybrid(int n, int batch, const float *__restrict__ a, const float *__restrict__ b,
+                                const float *__restrict__ c, const float *__restrict__ d, float *__restrict__ x) {
+  extern __shared__ float smem[];
+  const int P = 33 * LMAX;
+  int lane = threadIdx.x % 32, wib = threadIdx.x / 32, W = gridDim.x * (blockDim.x / 32);
+  int sys = blockIdx.x * (blockDim.x / 32) + wib;
+  if (n < 64) { // no stages: rows straight into PCR
+    for (; sys < batch; sys += W) hybrid_short(n, lane, (size_t)sys * n, a, b, c, d, x);
+    return;
+  }
+  float *stage = smem + (size_t)wib * 8 * P, *other = stage + 4 * P; // this system's stage, the next one's
+  if (sys < batch) hybrid_stage<LMAX>(n, lane, (size_t)sys * n, a, b, c, d, stage);
+  cp_async_commit();
+  for (; sys < batch; sys += W) { // the same trip count for every lane of the warp
+    if (sys + W < batch) hybrid_stage<LMAX>(n, lane, (size_t)(sys + W) * n, a, b, c, d, other);
+    cp_async_commit(); // (an empty group when there is no next system: the wait below still means "this one")
+    cp_async_wait<1>(); // this lane's copies of the system to solve have landed ...
+    __syncwarp();       // ... and every lane's
+    hybrid_solve<LMAX>(n, lane, (size_t)sys * n, stage, x);
+    __syncwarp(); // every lane is done with this stage before the next iteration's copies refill it
+    float *t = stage;
+    stage = other;
+    other = t;
   }
 }
 
@@ -352,13 +398,21 @@ static void launch_thomas_thread(void *p) {
   getLastCudaError("GPU_thomas_thread execution failed");
 }
 
-// the shared memory GPU_trid_hybrid<LMAX> needs for `warps` warps
-static size_t hybrid_smem(int lmax, int warps) { return (size_t)warps * 4 * 33 * lmax * sizeof(float); }
+// the shared memory GPU_trid_hybrid<LMAX> needs for `warps` warps: two stages of four arrays a warp
+static size_t hybrid_smem(int lmax, int warps) { return (size_t)warps * 2 * 4 * 33 * lmax * sizeof(float); }
 
+// a grid of as many blocks as the GPU runs at once (each warp then loops over its systems), or fewer if the
+// batch is smaller
 template <int LMAX> static void launch_hybrid_lmax(const trid_args *t) {
-  int blocks = (t->batch + t->warps - 1) / t->warps;
   size_t shmem = t->n < 64 ? 0 : hybrid_smem(LMAX, t->warps);
-  GPU_trid_hybrid<LMAX><<<blocks, 32 * t->warps, shmem>>>(t->n, t->batch, t->a, t->b, t->c, t->d, t->x);
+  int dev = 0, sms = 0, per_sm = 0;
+  checkCudaErrors(cudaGetDevice(&dev));
+  checkCudaErrors(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  checkCudaErrors(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, GPU_trid_hybrid<LMAX>, 32 * t->warps, shmem));
+  long long blocks = (t->batch + t->warps - 1) / t->warps, fit = (long long)sms * (per_sm > 0 ? per_sm : 1);
+  if (blocks > fit) blocks = fit;
+  GPU_trid_hybrid<LMAX><<<(int)blocks, 32 * t->warps, shmem>>>(t->n, t->batch, t->a, t->b, t->c, t->d, t->x);
   getLastCudaError("GPU_trid_hybrid execution failed");
 }
 
