@@ -13,7 +13,8 @@
  *   GPU_trid_hybrid    one system a warp: the hybrid Thomas-PCR of Laszlo, Giles and Appleyard (ACM TOMS
  *                      2016): each lane reduces a chunk of about n/32 rows in registers to two rows by a
  *                      modified Thomas sweep, the warp solves the 64 reduced rows by PCR with shuffles, and
- *                      each lane fills in its chunk; loads and stores go through shared memory, coalesced
+ *                      each lane fills in its chunk; loads and stores go through shared memory, coalesced,
+ *                      and each warp copies its next system in (cp.async) while it solves this one
  * -lib adds cuSPARSE's gtsv2StridedBatch (same layout) and gtsvInterleavedBatch (interleaved layout), with
  * their residuals; -bench times everything against a device-to-device copy of the same 20 bytes an unknown
  * (a, b, c, d read, x written).
