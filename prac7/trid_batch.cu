@@ -406,11 +406,18 @@ static size_t hybrid_smem(int lmax, int warps) { return (size_t)warps * 2 * 4 * 
 // batch is smaller
 template <int LMAX> static void launch_hybrid_lmax(const trid_args *t) {
   size_t shmem = t->n < 64 ? 0 : hybrid_smem(LMAX, t->warps);
-  int dev = 0, sms = 0, per_sm = 0;
-  checkCudaErrors(cudaGetDevice(&dev));
-  checkCudaErrors(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  checkCudaErrors(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, GPU_trid_hybrid<LMAX>, 32 * t->warps, shmem));
+  // blocks an SM, asked once for each (warps, shared memory) of this LMAX: the timed calls ask nothing
+  static int known_warps = 0, sms = 0, per_sm = 0;
+  static size_t known_shmem = 0;
+  if (known_warps != t->warps || known_shmem != shmem) {
+    int dev = 0;
+    checkCudaErrors(cudaGetDevice(&dev));
+    checkCudaErrors(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    checkCudaErrors(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, GPU_trid_hybrid<LMAX>, 32 * t->warps, shmem));
+    known_warps = t->warps;
+    known_shmem = shmem;
+  }
   long long blocks = (t->batch + t->warps - 1) / t->warps, fit = (long long)sms * (per_sm > 0 ? per_sm : 1);
   if (blocks > fit) blocks = fit;
   GPU_trid_hybrid<LMAX><<<(int)blocks, 32 * t->warps, shmem>>>(t->n, t->batch, t->a, t->b, t->c, t->d, t->x);
@@ -608,7 +615,7 @@ int main(int argc, char **argv) {
   int optin_i = 0;
   checkCudaErrors(cudaDeviceGetAttribute(&optin_i, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   size_t optin = (size_t)optin_i;
-  while (lmax <= 32 && hybrid_smem(lmax, warps) > optin) {
+  while (n >= 64 && lmax <= 32 && hybrid_smem(lmax, warps) > optin) { // (n < 64 uses no shared memory)
     if (args_given(argc, argv, "warps") || warps == 1)
       return result_fail("bad input: -warps=%d at n = %d needs %zu bytes of shared memory a block, this GPU "
                          "gives %zu", warps, n, hybrid_smem(lmax, warps), optin);

@@ -178,14 +178,17 @@ TEST(threads_do_not_change_the_result) {
  * A host model of laplace3d_tb's kernel (../prac3/laplace3d_tb.cu, step 10): the same blocks (32 x BY
  * threads, one a column), the same chunks in k, the same steps, levels, registers and double-buffered
  * bordered shared planes, one block after another and each step as a loop over the block's threads. Shared
- * memory (borders included) and every input plane past the chunk start as NaN, so an output that used a
- * value nobody made would show. Each shared value carries the step that wrote it, and a read of a value
- * written in the same step (a race between two __syncthreads(), whatever the thread order) fails the model.
+ * memory (borders included) and the registers start as NaN, so an output that used a value nobody made would
+ * show. The input comes through the same 4-deep prefetch (pf[], and a plane index that stops at the chunk's
+ * last plane), and every global read is checked to be inside u1. Each shared value carries the step that wrote
+ * it, and a read of a value written in the same step (a race between two __syncthreads(), whatever the thread
+ * order) fails the model.
  * If the model equals T sweeps of Gold_laplace3d bit for bit on awkward sizes, the kernel's indexing (tiles,
  * halo, chunks, buffers, k boundaries) is right by the same argument; racecheck covers the GPU itself.
  */
 #define TB_MODEL_MAX_T 8
 #define TB_BX 32
+#define TB_PF 4 /* the kernel's TB_PREFETCH */
 
 static int tb_model(int NX, int NY, int NZ, int T, int BY, int kchunk, const float *u1, float *u2) {
   const float sixth = 1.0f / 6.0f;
@@ -194,19 +197,25 @@ static int tb_model(int NX, int NY, int NZ, int T, int BY, int kchunk, const flo
   float *sh = (float *)malloc((size_t)2 * T * PLANE * sizeof(float));
   int *stamp = (int *)malloc((size_t)2 * T * PLANE * sizeof(int)); /* the step that wrote each value */
   float(*r)[TB_MODEL_MAX_T][3] = malloc((size_t)nthreads * sizeof(*r));
+  float(*pf)[TB_PF] = malloc((size_t)nthreads * sizeof(*pf)); /* each thread's planes in flight */
+  int *ld = malloc((size_t)nthreads * sizeof(int));           /* ... and the next plane it loads */
   int gx = (NX + TB_BX - 2 * T - 1) / (TB_BX - 2 * T), gy = (NY + BY - 2 * T - 1) / (BY - 2 * T);
-  int gz = (NZ + kchunk - 1) / kchunk, race = 0;
+  int gz = (NZ + kchunk - 1) / kchunk, race = 0, outside = 0;
   for (int bz = 0; bz < gz; bz++)
     for (int by = 0; by < gy; by++)
       for (int bx = 0; bx < gx; bx++) {
         for (int q = 0; q < 2 * T * PLANE; q++) sh[q] = NAN, stamp[q] = -1;
-        for (int t = 0; t < nthreads; t++)
-          for (int L = 0; L < T; L++) r[t][L][0] = r[t][L][1] = r[t][L][2] = NAN;
         int k0 = bz * kchunk, k1 = k0 + kchunk < NZ ? k0 + kchunk : NZ;
         int kin0 = k0 - T > 0 ? k0 - T : 0, kin1 = k1 + T < NZ ? k1 + T : NZ;
+        for (int t = 0; t < nthreads; t++) {
+          for (int L = 0; L < T; L++) r[t][L][0] = r[t][L][1] = r[t][L][2] = NAN;
+          ld[t] = kin0;
+        }
+/* the kernel's load: plane ld of the thread's column (column 0 for a column outside the grid) */
+#define TB_LOAD(t, col) (ld[t] >= 0 && ld[t] < NZ ? u1[(col) + (size_t)ld[t] * KOFF] : (outside = 1, NAN))
         int nsteps = k1 + T - kin0;
         nsteps += nsteps % 4 ? 4 - nsteps % 4 : 0; /* the kernel's loop is unrolled by TB_PREFETCH = 4 */
-        for (int m = 0; m < nsteps; m++) {
+        for (int m = -1; m < nsteps; m++) { /* m = -1: the loads before the loop */
           int p = kin0 + m, wb = m & 1, rb = (m + 1) & 1;
           for (int ty = 0; ty < BY; ty++)
             for (int tx = 0; tx < TB_BX; tx++) {
@@ -216,7 +225,16 @@ static int tb_model(int NX, int NY, int NZ, int T, int BY, int kchunk, const flo
               int edge_ij = i == 0 || i == NX - 1 || j == 0 || j == NY - 1;
               int output = inside && tx >= T && tx < TB_BX - T && ty >= T && ty < BY - T;
               size_t col = inside ? (size_t)i + (size_t)j * NX : 0;
-              float in = p < kin1 ? u1[col + (size_t)p * KOFF] : NAN; /* past the chunk: junk */
+              if (m < 0) {
+                for (int d = 0; d < TB_PF; d++) {
+                  pf[t][d] = TB_LOAD(t, col);
+                  if (kin0 + d + 1 < kin1) ld[t]++;
+                }
+                continue;
+              }
+              float in = pf[t][m % TB_PF];
+              pf[t][m % TB_PF] = TB_LOAD(t, col);
+              if (p + TB_PF + 1 < kin1) ld[t]++;
               r[t][0][0] = r[t][0][1], r[t][0][1] = r[t][0][2], r[t][0][2] = in;
               sh[wb * PLANE + me] = in, stamp[wb * PLANE + me] = m;
               for (int L = 1; L <= T; L++) {
@@ -237,10 +255,13 @@ static int tb_model(int NX, int NY, int NZ, int T, int BY, int kchunk, const flo
             }
         }
       }
+#undef TB_LOAD
   free(sh);
   free(stamp);
   free(r);
-  return !race;
+  free(pf);
+  free(ld);
+  return !race && !outside;
 }
 
 /* T sweeps of the model against T sweeps of the gold, random interior, output poisoned with NaN */
