@@ -3,7 +3,8 @@
 
 BENCH_LOG holds every bench run's full output (run_checks.sh with LOG=...), each after a header
 "=== bench prac1/vector_add -bench (exit 0)". Each BENCH line becomes a table row; each run's
-verdict is listed. Where matplotlib is installed, docs/results_bandwidth.png is drawn too.
+verdict is listed. Where matplotlib is installed, docs/results_bandwidth.png is drawn too, and, when the run
+has prac5's SGEMM ladder, docs/results_sgemm.png (TFLOP/s per step, % of cuBLAS), next to it.
 """
 import datetime
 import os
@@ -72,6 +73,35 @@ def plot(rows, png):
     return True
 
 
+def plot_sgemm(rows, png):
+    """prac5's SGEMM ladder: TFLOP/s of each step, labelled with its % of cuBLAS in the same run."""
+    pts = [r for r in rows if r.get("prac") == "5" and "TFLOPs" in r and "pct_cublas" in r
+           and r.get("prog", "").startswith("sgemm_k")]
+    if not pts:
+        return False
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    names = ["%s\n%s" % (r["prog"][len("sgemm_"):], r.get("n", "")) for r in pts]
+    tf = [float(r["TFLOPs"]) for r in pts]
+    fig, ax = plt.subplots(figsize=(9, 4))
+    bars = ax.bar(range(len(pts)), tf, color="#4c72b0")
+    for b, r in zip(bars, pts):
+        ax.text(b.get_x() + b.get_width() / 2, b.get_height(), "%s %%" % r["pct_cublas"], ha="center",
+                va="bottom", fontsize=8)
+    ax.set_xticks(range(len(pts)))
+    ax.set_xticklabels(names, fontsize=7)
+    ax.set_ylabel("TFLOP/s (FP32)")
+    ax.set_title("SGEMM ladder, % of cuBLAS measured in the same run")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    return True
+
+
 def main():
     doctor_log, bench_log = sys.argv[1], sys.argv[2]
     with open(doctor_log, encoding="utf-8", errors="replace") as f:
@@ -107,6 +137,8 @@ def main():
         os.path.dirname(os.path.abspath(__file__)), "..", "docs", "results_bandwidth.png")
     if plot(rows, png):
         print("![bandwidth as % of copy](results_bandwidth.png)\n")
+    if plot_sgemm(rows, os.path.join(os.path.dirname(png), "results_sgemm.png")):
+        print("![the SGEMM ladder, TFLOP/s and % of cuBLAS](results_sgemm.png)\n")
     print("## Verdicts of the bench runs\n")
     for r in runs:
         print("- `%s`: %s" % (r["name"], r["verdict"]))
