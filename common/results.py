@@ -45,14 +45,23 @@ def table(rows):
     return "\n".join(out)
 
 
-def plot(rows, png):
+def pyplot():
+    """matplotlib's pyplot without a display, or None where matplotlib is not installed."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        return None
+    return plt
+
+
+def plot(rows, png):
+    plt = pyplot()
+    if plt is None:
         return False
+
     def label(r):  # the variant or the row pitch tells apart runs of one program at one size
         extra = r.get("variant") or ("pitch %s" % r["pitch"] if "pitch" in r else "")
         return "p%s %s %s %s" % (r["prac"], r["prog"], r.get("n", ""), extra)
@@ -77,14 +86,8 @@ def plot_sgemm(rows, png):
     """prac5's SGEMM ladder: TFLOP/s of each step, labelled with its % of cuBLAS in the same run."""
     pts = [r for r in rows if r.get("prac") == "5" and "TFLOPs" in r and "pct_cublas" in r
            and r.get("prog", "").startswith("sgemm_k")]
-    if not pts:
-        return False
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if not pts or plt is None:
         return False
     names = ["%s\n%s" % (r["prog"][len("sgemm_"):], r.get("n", "")) for r in pts]
     tf = [float(r["TFLOPs"]) for r in pts]
