@@ -14,11 +14,12 @@
  *              __match_any_sync. Keys only.
  *   -kernel=3  onesweep (step 9): one histogram kernel counts all four 8-bit digits of every key in a single
  *              read and scans them (where each digit's keys start), then one kernel a pass: a block takes
- *              its tile from an atomic ticket, ranks its keys in warp-private histograms, publishes its
- *              256 digit counts and looks back, digit by digit, for the counts of the tiles before it (the
- *              chained scan of scan_blocks, 256 of them side by side), sorts the tile in shared memory and
- *              writes each digit's run of keys contiguously. -float sorts floats (the sign-flip bijection on
- *              the way in and out), -pairs carries a 32-bit value with each key.
+ *              its tile from an atomic ticket, counts its digits in warp-private histograms, publishes its
+ *              256 digit counts at once and looks back, digit by digit, for the counts of the tiles before
+ *              it (the chained scan of scan_blocks, 256 of them side by side); only then does it rank its
+ *              keys (8 ballots find the lanes with equal digits), sort the tile in shared memory and write
+ *              each digit's run of keys contiguously. -float sorts floats (the sign-flip bijection on the
+ *              way in and out), -pairs carries a 32-bit value with each key.
  *   -kernel=0  cub::DeviceRadixSort (SortKeys, or SortPairs with -pairs); -kernel=4 thrust::sort (or
  *              sort_by_key), each with its temporary storage allocated once.
  * Default: every kernel that applies. Each result is checked against radix_sort_gold (a stable CPU radix
@@ -209,12 +210,36 @@ __global__ void radix4_scatter(const unsigned *keys, unsigned *out, size_t n, in
 
 // ---- step 9: 8 bits a pass, one kernel a pass (Onesweep) -----------------------------------------
 
-#define OS_THREADS 256 // one thread per digit for the look-back
-#define OS_ITEMS 24    // keys a thread: 6144 a tile, fewer tiles to look back over
+#ifndef OS_THREADS
+#define OS_THREADS 384 // threads 0-255 each own one 8-bit digit for the look-back; the rest only rank and move keys
+#endif
+#ifndef OS_ITEMS
+#define OS_ITEMS 16    // keys a thread: 6144 a tile
+#endif
+#ifndef OS_MATCH
+#define OS_MATCH 1     // 1: a warp finds equal digits with 8 ballots; 0: with __match_any_sync
+#endif
+// Blocks an SM that ptxas must leave registers for (__launch_bounds__): as many as the SM's threads allow, at
+// most 4 for keys (40 registers a thread) and 3 with values (56). Measured on an H100 at 2^28 keys: 4 blocks
+// of 384 threads beat 3 by 6 %, and 2 of 256 (the most 88 registers allow) by 25 %.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
+#define OS_SM_THREADS 1024
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+#define OS_SM_THREADS 1536
+#else
+#define OS_SM_THREADS 2048
+#endif
+#define OS_FIT (OS_SM_THREADS / OS_THREADS)
+#ifndef OS_MINB
+#define OS_MINB (OS_FIT < 4 ? OS_FIT : 4)
+#endif
+#ifndef OS_MINB_PAIRS
+#define OS_MINB_PAIRS (OS_FIT < 3 ? OS_FIT : 3)
+#endif
 #define OS_TILE (OS_THREADS * OS_ITEMS)
 #define OS_WARPS (OS_THREADS / 32)
 #define OS_HIST_THREADS 512
-static_assert(OS_THREADS == 256, "one thread per 8-bit digit");
+static_assert(OS_THREADS >= 256 && OS_THREADS % 32 == 0, "a thread for each of the 256 digits, whole warps");
 
 // a (tile, digit)'s status: a 32-bit word, flag in the top two bits, count below (n < 2^30)
 #define OS_FLAG_A (1u << 30)
@@ -230,27 +255,31 @@ template <bool FLIP> __device__ __forceinline__ unsigned from_key(unsigned k) {
   return FLIP ? k ^ ((k >> 31) ? 0x80000000u : 0xFFFFFFFFu) : k;
 }
 
-// all four digits of every key in one read; hist[pass * 256 + digit]
-template <bool FLIP_IN> __global__ void onesweep_histogram(const unsigned *keys, size_t n, unsigned *hist) {
+// all four digits of every key in one read; hist[pass * 256 + digit]. Each thread has four 16-byte loads in
+// flight before it counts them.
+template <bool FLIP_IN> __device__ __forceinline__ void count_digits(unsigned (*s_hist)[256], unsigned b) {
+  unsigned key = to_key<FLIP_IN>(b);
+#pragma unroll
+  for (int p = 0; p < 4; p++) atomicAdd(&s_hist[p][(key >> (8 * p)) & 255u], 1u);
+}
+template <bool FLIP_IN> __device__ __forceinline__ void count_digits4(unsigned (*s_hist)[256], uint4 q) {
+  count_digits<FLIP_IN>(s_hist, q.x), count_digits<FLIP_IN>(s_hist, q.y);
+  count_digits<FLIP_IN>(s_hist, q.z), count_digits<FLIP_IN>(s_hist, q.w);
+}
+template <bool FLIP_IN>
+__global__ void __launch_bounds__(OS_HIST_THREADS) onesweep_histogram(const unsigned *keys, size_t n, unsigned *hist) {
   __shared__ unsigned s_hist[4][256];
   for (int j = threadIdx.x; j < 1024; j += blockDim.x) (&s_hist[0][0])[j] = 0;
   __syncthreads();
-  size_t nvec = n / 4, stride = (size_t)gridDim.x * blockDim.x;
-  for (size_t v = (size_t)blockIdx.x * blockDim.x + threadIdx.x; v < nvec + (n % 4 ? 1 : 0); v += stride) {
-    unsigned k[4];
-    int m = 4;
-    if (v < nvec) {
-      uint4 q = ((const uint4 *)keys)[v];
-      k[0] = q.x, k[1] = q.y, k[2] = q.z, k[3] = q.w;
-    } else { // the last 1-3 keys
-      m = (int)(n % 4);
-      for (int j = 0; j < m; j++) k[j] = keys[4 * v + j];
-    }
-    for (int j = 0; j < m; j++) {
-      unsigned key = to_key<FLIP_IN>(k[j]);
-      for (int p = 0; p < 4; p++) atomicAdd(&s_hist[p][(key >> (8 * p)) & 255u], 1u);
-    }
+  const uint4 *kv = (const uint4 *)keys;
+  size_t nvec = n / 4, stride = (size_t)gridDim.x * blockDim.x, v = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; v + 3 * stride < nvec; v += 4 * stride) {
+    uint4 q0 = kv[v], q1 = kv[v + stride], q2 = kv[v + 2 * stride], q3 = kv[v + 3 * stride];
+    count_digits4<FLIP_IN>(s_hist, q0), count_digits4<FLIP_IN>(s_hist, q1);
+    count_digits4<FLIP_IN>(s_hist, q2), count_digits4<FLIP_IN>(s_hist, q3);
   }
+  for (; v < nvec; v += stride) count_digits4<FLIP_IN>(s_hist, kv[v]);
+  if (blockIdx.x == 0 && threadIdx.x < n % 4) count_digits<FLIP_IN>(s_hist, keys[4 * nvec + threadIdx.x]); // the last 1-3
   __syncthreads();
   for (int j = threadIdx.x; j < 1024; j += blockDim.x) {
     unsigned c = (&s_hist[0][0])[j];
@@ -258,7 +287,8 @@ template <bool FLIP_IN> __global__ void onesweep_histogram(const unsigned *keys,
   }
 }
 
-// exclusive scan of 256 values, one a thread, across a block of 256 (returns the block's total in *total)
+// exclusive scan of 256 values, one for each of threads 0-255, in a block of 256 or more threads (the others
+// pass 0 and take part only in the barrier); returns the total of the 256 in *total
 __device__ __forceinline__ unsigned block_exclusive_scan_256(unsigned c, unsigned *s_warp, unsigned *total) {
   int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   unsigned incl = c;
@@ -266,7 +296,7 @@ __device__ __forceinline__ unsigned block_exclusive_scan_256(unsigned c, unsigne
     unsigned t = __shfl_up_sync(FULL_MASK, incl, d);
     if (lane >= d) incl += t;
   }
-  if (lane == 31) s_warp[warp] = incl;
+  if (lane == 31 && warp < 8) s_warp[warp] = incl;
   __syncthreads();
   unsigned before = 0, all = 0;
   for (int w = 0; w < 8; w++) {
@@ -286,11 +316,50 @@ __global__ void onesweep_digit_starts(const unsigned *hist, unsigned *start) {
   start[blockIdx.x * 256 + threadIdx.x] = block_exclusive_scan_256(c, s_warp, &total);
 }
 
+// The lanes of the warp whose key has digit d, among the lanes with valid = true (a lane's own bit included).
+// 8 ballots, one a bit of the digit: each keeps the lanes that agree with me on that bit.
+__device__ __forceinline__ unsigned match_digit(unsigned d, bool valid) {
+#if OS_MATCH == 0
+  return __match_any_sync(FULL_MASK, valid ? d : 256u);
+#else
+  unsigned m = __ballot_sync(FULL_MASK, valid); // (FULL_MASK, without an instruction, when valid is a constant true)
+#pragma unroll
+  for (int b = 0; b < 8; b++) {
+    unsigned bit = (d >> b) & 1u, lanes = __ballot_sync(FULL_MASK, bit);
+    m &= bit ? lanes : ~lanes;
+  }
+  return m;
+#endif
+}
+
+// In each round of a warp's keys the lanes with equal digits take consecutive places, in lane order, from the
+// warp's counter for that digit (s_count[digit]); one of them (the highest) moves the counter on for all.
+// One warp's shared-memory atomics are carried out in the order it issues them (CUB's Onesweep ranks the same
+// way), so round i's keys come before round i+1's: the pass is stable. Each key is written to s_tile at its
+// place; with PAIRS the places are kept for the values.
+template <bool FULL, bool PAIRS>
+__device__ __forceinline__ void rank_keys(const unsigned (&key)[OS_ITEMS], unsigned (&rank)[PAIRS ? OS_ITEMS : 1],
+                                          unsigned *s_count, unsigned *s_tile, int shift, int lim, int lane) {
+#pragma unroll
+  for (int i = 0; i < OS_ITEMS; i++) {
+    bool valid = FULL || 32 * i + lane < lim;
+    unsigned dig = (key[i] >> shift) & 255u;
+    unsigned peers = match_digit(dig, valid);
+    int leader = 31 - __clz(peers);
+    unsigned first = 0;
+    if (valid && lane == leader) first = atomicAdd(&s_count[dig], (unsigned)__popc(peers));
+    first = __shfl_sync(FULL_MASK, first, leader & 31);
+    unsigned r = first + __popc(peers & lanemask_lt(lane));
+    if (valid) s_tile[r] = key[i];
+    if (PAIRS) rank[PAIRS ? i : 0] = r;
+  }
+}
+
 template <bool PAIRS, bool FLIP_IN, bool FLIP_OUT>
-__global__ void __launch_bounds__(OS_THREADS, 1)
+__global__ void __launch_bounds__(OS_THREADS, PAIRS ? OS_MINB_PAIRS : OS_MINB)
     onesweep_pass(const unsigned *keys_in, unsigned *keys_out, const unsigned *vals_in, unsigned *vals_out, size_t n,
                   int shift, const unsigned *digit_start, unsigned *status, unsigned *ticket, int *error) {
-  __shared__ unsigned s_hist[OS_WARPS][256]; // warp-private digit counts, then each warp's offset in the tile
+  __shared__ unsigned s_hist[OS_WARPS][256]; // warp-private digit counts, then each warp's next place a digit
   __shared__ unsigned s_tile[OS_TILE];       // the tile, sorted by digit (keys, then values)
   __shared__ unsigned s_out[256];            // global place of digit d's keys, minus their place in the tile
   __shared__ unsigned s_warp[8];
@@ -298,104 +367,100 @@ __global__ void __launch_bounds__(OS_THREADS, 1)
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
 
   if (tid == 0) s_tile_id = (int)atomicAdd(ticket, 1u); // the order tiles really start in, never blockIdx.x
-  for (int w = 0; w < OS_WARPS; w++) s_hist[w][tid] = 0;
+  for (int j = tid; j < OS_WARPS * 256; j += OS_THREADS) (&s_hist[0][0])[j] = 0;
   __syncthreads();
   int tile = s_tile_id;
   size_t tile_base = (size_t)tile * OS_TILE;
 
   // warp w owns keys [32 OS_ITEMS w, 32 OS_ITEMS (w + 1)) of the tile, read in OS_ITEMS coalesced rounds;
   // so (warp, round, lane) is input order, and ranking in that order keeps the pass stable
-  unsigned key[OS_ITEMS], rank[OS_ITEMS], val[PAIRS ? OS_ITEMS : 1];
+  unsigned key[OS_ITEMS], rank[PAIRS ? OS_ITEMS : 1];
   size_t warp_base = tile_base + (size_t)warp * 32 * OS_ITEMS;
+  // key i of this lane is valid (inside the n keys) when 32 i + lane < lim
+  int lim = (warp_base >= n) ? 0 : (n - warp_base >= 32 * OS_ITEMS) ? 32 * OS_ITEMS : (int)(n - warp_base);
+  const unsigned *kin = keys_in + warp_base + lane;
 #pragma unroll
-  for (int i = 0; i < OS_ITEMS; i++) {
-    size_t g = warp_base + 32 * i + lane;
-    key[i] = (g < n) ? to_key<FLIP_IN>(keys_in[g]) : 0xFFFFFFFFu;
-    if (PAIRS) val[PAIRS ? i : 0] = (g < n) ? vals_in[g] : 0u;
-  }
+  for (int i = 0; i < OS_ITEMS; i++) key[i] = (32 * i + lane < lim) ? to_key<FLIP_IN>(kin[32 * i]) : 0u;
+
+  // (1) early counts: each warp counts its digits in its own histogram, in any order (atomics), so that the
+  // tile's counts are known, and published, before any key is ranked
 #pragma unroll
-  for (int i = 0; i < OS_ITEMS; i++) {
-    size_t g = warp_base + 32 * i + lane;
-    unsigned d = (g < n) ? (key[i] >> shift) & 255u : 256u; // 256: past the end, counted nowhere
-    unsigned peers = __match_any_sync(FULL_MASK, d);
-    unsigned before = (d < 256) ? s_hist[warp][d] : 0u;
-    rank[i] = before + __popc(peers & lanemask_lt(lane));
-    __syncwarp(); // every lane has read its count before the group's first lane moves it on
-    if (d < 256 && (peers & lanemask_lt(lane)) == 0) s_hist[warp][d] = before + __popc(peers);
-    __syncwarp();
-  }
+  for (int i = 0; i < OS_ITEMS; i++)
+    if (32 * i + lane < lim) atomicAdd(&s_hist[warp][(key[i] >> shift) & 255u], 1u);
   __syncthreads();
 
-  // thread d: its digit's count in the tile, and each warp's offset among them
+  // (2) thread d < 256: digit d's count in the tile, and each warp's offset among the tile's d's; the chained
+  // scan: publish the count (A), look back for the tiles before, publish the prefix (P)
   int d = tid;
-  unsigned count = 0;
-  for (int w = 0; w < OS_WARPS; w++) {
-    unsigned c = s_hist[w][d];
-    s_hist[w][d] = count;
-    count += c;
-  }
-  // the chained scan, digit d: publish the count (A), look back for the tiles before, publish the prefix (P)
-  unsigned *st = status + d;
-  unsigned excl = 0;
-  if (tile == 0) {
-    *(volatile unsigned *)&st[0] = OS_FLAG_P | count;
-  } else {
-    *(volatile unsigned *)&st[(size_t)tile * 256] = OS_FLAG_A | count;
-    for (int pred = tile - 1; pred >= 0; pred--) {
-      unsigned w;
-      int spins = 0;
-      do {
-        w = *(volatile unsigned *)&st[(size_t)pred * 256];
-      } while ((w & ~OS_VALUE_MASK) == 0 && ++spins < SPIN_LIMIT);
-      if (spins == SPIN_LIMIT) {
-        atomicExch(error, 1);
-        break;
-      }
-      excl += w & OS_VALUE_MASK;
-      if (w & OS_FLAG_P) break;
+  unsigned count = 0, excl = 0;
+  if (d < 256) {
+    for (int w = 0; w < OS_WARPS; w++) {
+      unsigned c = s_hist[w][d];
+      s_hist[w][d] = count;
+      count += c;
     }
-    *(volatile unsigned *)&st[(size_t)tile * 256] = OS_FLAG_P | (excl + count);
+    unsigned *st = status + d;
+    if (tile == 0) {
+      *(volatile unsigned *)&st[0] = OS_FLAG_P | count;
+    } else {
+      *(volatile unsigned *)&st[(size_t)tile * 256] = OS_FLAG_A | count;
+      for (int pred = tile - 1; pred >= 0; pred--) {
+        unsigned w;
+        int spins = 0;
+        do {
+          w = *(volatile unsigned *)&st[(size_t)pred * 256];
+        } while ((w & ~OS_VALUE_MASK) == 0 && ++spins < SPIN_LIMIT);
+        if (spins == SPIN_LIMIT) {
+          atomicExch(error, 1);
+          break;
+        }
+        excl += w & OS_VALUE_MASK;
+        if (w & OS_FLAG_P) break;
+      }
+      *(volatile unsigned *)&st[(size_t)tile * 256] = OS_FLAG_P | (excl + count);
+    }
   }
   unsigned all;
   unsigned in_tile = block_exclusive_scan_256(count, s_warp, &all); // digit d's first place in the tile
-  s_out[d] = digit_start[d] + excl - in_tile;
-  for (int w = 0; w < OS_WARPS; w++) s_hist[w][d] += in_tile;
-  __syncthreads();
-
-  // sort the tile in shared memory, then write it out in order: consecutive threads write consecutive
-  // places of one digit's run
-#pragma unroll
-  for (int i = 0; i < OS_ITEMS; i++) {
-    size_t g = warp_base + 32 * i + lane;
-    if (g < n) {
-      rank[i] += s_hist[warp][(key[i] >> shift) & 255u];
-      s_tile[rank[i]] = key[i];
-    }
+  if (d < 256) {
+    s_out[d] = digit_start[d] + excl - in_tile;
+    for (int w = 0; w < OS_WARPS; w++) s_hist[w][d] += in_tile; // warp w's first place for its d's
   }
   __syncthreads();
-  unsigned dest[PAIRS ? OS_ITEMS : 1];
+
+  // (3) rank every key and put it in its place in the sorted tile (a full tile skips the checks of n)
+  if (lim == 32 * OS_ITEMS)
+    rank_keys<true, PAIRS>(key, rank, s_hist[warp], s_tile, shift, lim, lane);
+  else
+    rank_keys<false, PAIRS>(key, rank, s_hist[warp], s_tile, shift, lim, lane);
+  __syncthreads();
+
+  // write the sorted tile out in order: consecutive threads write consecutive places of one digit's run
+  unsigned digits[PAIRS ? (OS_ITEMS + 3) / 4 : 1] = {0}; // with PAIRS: the digit of each key written, 4 a word
 #pragma unroll
   for (int i = 0; i < OS_ITEMS; i++) {
     unsigned j = i * OS_THREADS + tid;
     if (j < all) {
-      unsigned k = s_tile[j];
-      unsigned where = s_out[(k >> shift) & 255u] + j;
-      keys_out[where] = from_key<FLIP_OUT>(k);
-      if (PAIRS) dest[PAIRS ? i : 0] = where;
+      unsigned k = s_tile[j], dig = (k >> shift) & 255u;
+      keys_out[s_out[dig] + j] = from_key<FLIP_OUT>(k);
+      if (PAIRS) digits[PAIRS ? i / 4 : 0] |= dig << (8 * (i % 4));
     }
   }
-  if (PAIRS) { // the values follow the same permutation, through the same shared buffer
+  if (PAIRS) { // the values follow the same permutation, through the same shared buffer; they are read only
+               // now, so that their registers are not held through the ranking
+    unsigned val[PAIRS ? OS_ITEMS : 1];
+    const unsigned *vin = vals_in + warp_base + lane;
+#pragma unroll
+    for (int i = 0; i < OS_ITEMS; i++) val[PAIRS ? i : 0] = (32 * i + lane < lim) ? vin[32 * i] : 0u;
     __syncthreads();
 #pragma unroll
-    for (int i = 0; i < OS_ITEMS; i++) {
-      size_t g = warp_base + 32 * i + lane;
-      if (g < n) s_tile[rank[i]] = val[PAIRS ? i : 0];
-    }
+    for (int i = 0; i < OS_ITEMS; i++)
+      if (32 * i + lane < lim) s_tile[rank[PAIRS ? i : 0]] = val[PAIRS ? i : 0];
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < OS_ITEMS; i++) {
       unsigned j = i * OS_THREADS + tid;
-      if (j < all) vals_out[dest[PAIRS ? i : 0]] = s_tile[j];
+      if (j < all) vals_out[s_out[(digits[PAIRS ? i / 4 : 0] >> (8 * (i % 4))) & 255u] + j] = s_tile[j];
     }
   }
 }
@@ -412,6 +477,7 @@ typedef struct {
   size_t work_words;
   unsigned *d_hist4;          // step 8: the 16 x nb counts
   int *d_error;
+  int nsm;                    // the GPU's multiprocessors (onesweep's histogram grid)
   void *d_cub_temp;
   size_t cub_temp_bytes;
   char *d_thrust_temp;        // Thrust's temporary storage: grown once, on the untimed first call
@@ -448,7 +514,7 @@ template <bool PAIRS, bool FLOAT> static void onesweep_sort(sort_plan *p) {
   unsigned *hist = p->d_work, *start = hist + 1024, *tickets = start + 1024, *status = tickets + 4;
   // one memset: counts, tickets and every pass's status words back to zero
   checkCudaErrors(cudaMemsetAsync(p->d_work, 0, p->work_words * 4));
-  onesweep_histogram<FLOAT><<<264, OS_HIST_THREADS>>>(p->d_in, p->n, hist);
+  onesweep_histogram<FLOAT><<<p->nsm * (2048 / OS_HIST_THREADS), OS_HIST_THREADS>>>(p->d_in, p->n, hist);
   getLastCudaError("onesweep_histogram execution failed");
   onesweep_digit_starts<<<4, 256>>>(hist, start);
   getLastCudaError("onesweep_digit_starts execution failed");
@@ -611,6 +677,7 @@ static int main_sort(int argc, char **argv) {
   sort_plan p;
   memset(&p, 0, sizeof(p));
   p.n = N, p.pairs = pairs, p.is_float = is_float;
+  checkCudaErrors(cudaDeviceGetAttribute(&p.nsm, cudaDevAttrMultiProcessorCount, dev));
   checkCudaErrors(cudaMalloc((void **)&p.d_in, bytes));
   checkCudaErrors(cudaMalloc((void **)&p.d_out, bytes));
   checkCudaErrors(cudaMalloc((void **)&p.d_alt, bytes));
