@@ -210,6 +210,7 @@ __device__ float lookback(unsigned long long *status, const float2 *agg, int til
           atomicExch(error, 1);
           break;
         }
+        __nanosleep(64); // not yet: wait a little before asking again, leaving the memory system to the loads
       }
     }
     affine m = identity();
@@ -237,22 +238,96 @@ __device__ float lookback(unsigned long long *status, const float2 *agg, int til
   }
 }
 
-__global__ void recurrence_lookback(const float *s, const float *u, float *v, size_t n, unsigned *ticket,
-                                    unsigned ticket_base, unsigned long long *status, float2 *agg, unsigned epoch,
-                                    int *error) {
-  __shared__ affine s_warp_excl[REC_WARPS];
-  __shared__ float s_v_warp[REC_WARPS];
+// The look-back kernel keeps its tile in shared memory, as scan_blocks does (see LB_TILE there for why: a
+// tile waits for the tiles before it, and what keeps the memory busy meanwhile is how many tiles an SM holds):
+// 3072 elements, s and u, 24 KB a block. In registers (REC_ITEMS a thread, as recurrence_block) it measured
+// 63.7 % of the copy on an H100 at 2^28.
+#define RL_THREADS 128
+#define RL_TILE 3072
+#define RL_WARPS (RL_THREADS / 32)
+#define RL_VECS (RL_TILE / 4)                  // 16-byte vectors of s (and of u) in a tile
+#define RL_ROUNDS (RL_VECS / (32 * RL_WARPS)) // rounds of one vector a lane in each warp's part: 6
+static_assert(RL_VECS % RL_THREADS == 0 && RL_VECS % (32 * RL_WARPS) == 0, "whole rounds of 16-byte vectors");
+
+// one 16-byte copy from global to shared memory without a register in between (sm_80 and later: cp.async;
+// before: an ordinary load and store)
+__device__ __forceinline__ void copy16_to_shared(void *dst, const void *src) {
+#if __CUDA_ARCH__ >= 800
+  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
+#else
+  *(float4 *)dst = *(const float4 *)src;
+#endif
+}
+__device__ __forceinline__ void copies_to_shared_wait() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+  asm volatile("cp.async.wait_group 0;\n" ::);
+#endif
+}
+
+__global__ void __launch_bounds__(RL_THREADS)
+    recurrence_lookback(const float *s, const float *u, float *v, size_t n, unsigned *ticket, unsigned ticket_base,
+                        unsigned long long *status, float2 *agg, unsigned epoch, int *error) {
+  __shared__ float4 s_s[RL_VECS], s_u[RL_VECS]; // the tile's (s, u); then each element's map from its warp part's start
+  __shared__ affine s_warp_total[RL_WARPS];
+  __shared__ float s_v_warp[RL_WARPS];
   __shared__ int s_tile;
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (threadIdx.x == 0) s_tile = (int)(atomicAdd(ticket, 1u) - ticket_base); // never blockIdx.x
   __syncthreads();
   int tile = s_tile;
-  size_t tile_base = (size_t)tile * REC_TILE;
+  size_t tile_base = (size_t)tile * RL_TILE;
+  bool full = tile_base + RL_TILE <= n;
 
-  affine e[REC_ITEMS];
-  load_tile(s, u, n, tile_base, warp, lane, e);
-  affine a = block_scan_tile(e, s_warp_excl, warp, lane);
+  // the tile into shared memory; past n the identity map (s = 1, u = 0)
+  if (full) {
+    const float4 *gs = (const float4 *)(s + tile_base), *gu = (const float4 *)(u + tile_base);
+#pragma unroll
+    for (int r = 0; r < RL_VECS / RL_THREADS; r++) {
+      int i = r * RL_THREADS + threadIdx.x;
+      copy16_to_shared(&s_s[i], &gs[i]);
+      copy16_to_shared(&s_u[i], &gu[i]);
+    }
+    copies_to_shared_wait();
+  } else {
+    for (int i = threadIdx.x; i < RL_VECS; i += RL_THREADS) {
+      size_t g = tile_base + 4 * (size_t)i;
+      float4 a, b;
+      a.x = (g < n) ? s[g] : 1.0f, a.y = (g + 1 < n) ? s[g + 1] : 1.0f;
+      a.z = (g + 2 < n) ? s[g + 2] : 1.0f, a.w = (g + 3 < n) ? s[g + 3] : 1.0f;
+      b.x = (g < n) ? u[g] : 0.0f, b.y = (g + 1 < n) ? u[g + 1] : 0.0f;
+      b.z = (g + 2 < n) ? u[g + 2] : 0.0f, b.w = (g + 3 < n) ? u[g + 3] : 0.0f;
+      s_s[i] = a, s_u[i] = b;
+    }
+  }
+  __syncthreads();
+
+  // warp w composes its part in rounds of 32 vectors (warp_chunk_scan's method), each element's map from the
+  // start of the part written back in place
+  affine carry = identity();
+  for (int r = 0; r < RL_ROUNDS; r++) {
+    int i = (warp * RL_ROUNDS + r) * 32 + lane;
+    float4 a = s_s[i], b = s_u[i];
+    affine e0 = {a.x, b.x}, e1 = {a.y, b.y}, e2 = {a.z, b.z}, e3 = {a.w, b.w};
+    affine incl = warp_inclusive_scan(then(then(then(e0, e1), e2), e3), lane);
+    affine excl = shfl_up(incl, 1);
+    if (lane == 0) excl = identity();
+    affine p0 = then(then(carry, excl), e0), p1 = then(p0, e1), p2 = then(p1, e2), p3 = then(p2, e3);
+    s_s[i] = make_float4(p0.s, p1.s, p2.s, p3.s);
+    s_u[i] = make_float4(p0.u, p1.u, p2.u, p3.u);
+    carry = then(carry, shfl_idx(incl, 31));
+  }
+  if (lane == 0) s_warp_total[warp] = carry;
+  __syncthreads();
+
+  // warp 0: the warps' maps from the tile's start, the tile's map, the look-back, v before each warp's part
   if (warp == 0) {
+    affine w = (lane < RL_WARPS) ? s_warp_total[lane] : identity();
+    affine incl = warp_inclusive_scan(w, lane);
+    affine excl = shfl_up(incl, 1);
+    if (lane == 0) excl = identity();
+    affine a = shfl_idx(incl, RL_WARPS - 1);
     float v_in = 0.0f;
     if (tile == 0) {
       if (lane == 0) publish(status, 0, epoch, FLAG_P, a.u);
@@ -266,10 +341,26 @@ __global__ void recurrence_lookback(const float *s, const float *u, float *v, si
       v_in = lookback(status, agg, tile, epoch, lane, error);
       if (lane == 0) publish(status, tile, epoch, FLAG_P, fmaf(a.s, v_in, a.u));
     }
-    if (lane < REC_WARPS) s_v_warp[lane] = fmaf(s_warp_excl[lane].s, v_in, s_warp_excl[lane].u);
+    if (lane < RL_WARPS) s_v_warp[lane] = fmaf(excl.s, v_in, excl.u);
   }
   __syncthreads();
-  finish_tile(v, n, tile_base, warp, lane, e, s_v_warp[warp]);
+
+  // v = map(v before the warp's part), stored as 16-byte vectors
+  float4 *gv = (float4 *)(v + tile_base);
+  for (int i = threadIdx.x; i < RL_VECS; i += RL_THREADS) {
+    float4 a = s_s[i], b = s_u[i];
+    float vw = s_v_warp[i / (RL_ROUNDS * 32)];
+    float4 o = make_float4(fmaf(a.x, vw, b.x), fmaf(a.y, vw, b.y), fmaf(a.z, vw, b.z), fmaf(a.w, vw, b.w));
+    if (full) {
+      gv[i] = o;
+    } else {
+      size_t g = tile_base + 4 * (size_t)i;
+      if (g < n) v[g] = o.x;
+      if (g + 1 < n) v[g + 1] = o.y;
+      if (g + 2 < n) v[g + 2] = o.z;
+      if (g + 3 < n) v[g + 3] = o.w;
+    }
+  }
 }
 
 // ---- the host side ------------------------------------------------------------------------------
@@ -293,13 +384,13 @@ static void run_block(void *arg) {
 
 static void run_lookback(void *arg) {
   rec_plan *p = (rec_plan *)arg;
-  unsigned nb = (unsigned)((p->n + REC_TILE - 1) / REC_TILE);
+  unsigned nb = (unsigned)((p->n + RL_TILE - 1) / RL_TILE);
   p->epoch = (p->epoch + 1) & 0x3FFFFFFFu;
   if (p->epoch == 0) {
     checkCudaErrors(cudaMemsetAsync(p->d_status, 0, sizeof(unsigned long long) * nb));
     p->epoch = 1;
   }
-  recurrence_lookback<<<nb, REC_THREADS>>>(p->d_s, p->d_u, p->d_v, p->n, p->d_ticket, p->ticket_base, p->d_status,
+  recurrence_lookback<<<nb, RL_THREADS>>>(p->d_s, p->d_u, p->d_v, p->n, p->d_ticket, p->ticket_base, p->d_status,
                                            p->d_agg, p->epoch, p->d_error);
   getLastCudaError("recurrence_lookback execution failed");
   p->ticket_base += nb;
@@ -324,9 +415,11 @@ int main(int argc, char **argv) {
 
   size_t N = (size_t)n, bytes = N * sizeof(float);
   unsigned nb = (unsigned)((N + REC_TILE - 1) / REC_TILE);
-  device_memory_check(3 * bytes + 16 * (size_t)nb + (bench ? 3 * bytes : 0) + (16 << 20),
+  unsigned nb_lb = (unsigned)((N + RL_TILE - 1) / RL_TILE); // the look-back kernel's tiles: a status word and a pair each
+  device_memory_check(3 * bytes + 16 * (size_t)nb_lb + (bench ? 3 * bytes : 0) + (16 << 20),
                       bench ? "s, u, v and the copy test's buffers" : "s, u and v", args_given(argc, argv, "n"));
-  printf("Recurrence v[n] = s[n] v[n-1] + u[n], %zu elements, %u tiles of %d\n", N, nb, REC_TILE);
+  printf("Recurrence v[n] = s[n] v[n-1] + u[n], %zu elements, %u tiles of %d (look-back: %u of %d)\n", N, nb, REC_TILE,
+         nb_lb, RL_TILE);
 
   // s and u: multiples of 2^-23 in [-1, 1)
   float *h_s = (float *)malloc(bytes), *h_u = (float *)malloc(bytes), *h_v = (float *)malloc(bytes);
@@ -342,7 +435,8 @@ int main(int argc, char **argv) {
 
   // Tolerance: v[n] = sum over k of u[k] s[k+1] ... s[n]; however the GPU brackets the compositions, each
   // term passes through a bounded number of float roundings (about 2 a composition, and at most 16 + 5 + 5
-  // + 3 compositions inside a tile, a few more for each tile the look-back composes; the products of random
+  // + 3 compositions inside a tile of recurrence_block, 3 + 5 + 6 + 4 + 2 + 1 in one of the look-back
+  // kernel, a few more for each tile the look-back composes; the products of random
   // s in [-1, 1] over a whole tile are below 2^-4000, so terms from tiles further back have vanished). So
   // |v - gold| <= K u mag[n], mag[n] = sum of |terms| (the gold computes it), u = 2^-24; K = 128 is twice
   // that count with room to spare.
@@ -360,9 +454,9 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMemcpy(d_u, h_u, bytes, cudaMemcpyHostToDevice));
   checkCudaErrors(cudaMalloc((void **)&p.d_ticket, sizeof(unsigned)));
   checkCudaErrors(cudaMemset(p.d_ticket, 0, sizeof(unsigned)));
-  checkCudaErrors(cudaMalloc((void **)&p.d_status, sizeof(unsigned long long) * nb));
-  checkCudaErrors(cudaMemset(p.d_status, 0, sizeof(unsigned long long) * nb));
-  checkCudaErrors(cudaMalloc((void **)&p.d_agg, sizeof(float2) * nb));
+  checkCudaErrors(cudaMalloc((void **)&p.d_status, sizeof(unsigned long long) * nb_lb));
+  checkCudaErrors(cudaMemset(p.d_status, 0, sizeof(unsigned long long) * nb_lb));
+  checkCudaErrors(cudaMalloc((void **)&p.d_agg, sizeof(float2) * nb_lb));
   checkCudaErrors(cudaMalloc((void **)&p.d_error, sizeof(int)));
   checkCudaErrors(cudaMemset(p.d_error, 0, sizeof(int)));
 
