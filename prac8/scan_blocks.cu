@@ -277,8 +277,15 @@ __device__ __forceinline__ void copies_to_shared_wait() {
 #endif
 }
 
+#ifndef LB_UNROLL
+#define LB_UNROLL 4
+#endif
+#ifndef LB_MINB
+#define LB_MINB 1
+#endif
+static constexpr int lb_unroll = LB_UNROLL;
 template <typename T>
-__global__ void __launch_bounds__(LB_THREADS)
+__global__ void __launch_bounds__(LB_THREADS, LB_MINB)
     scan_lookback(const T *in, T *out, size_t n, unsigned *ticket, unsigned ticket_base,
                   unsigned long long *status, unsigned epoch, int *error) {
   typedef typename vec4_of<T>::type V;
@@ -314,9 +321,43 @@ __global__ void __launch_bounds__(LB_THREADS)
   }
   __syncthreads();
 
-  // warp w scans its part (vectors [w LB_ROUNDS 32, (w + 1) LB_ROUNDS 32)) in rounds of 32 vectors, as
-  // warp_chunk_scan does in registers, writing each element's exclusive prefix within the part back in place
+  // (a) each warp's total by a plain reduction (its lanes sum their 48 elements, then 5 shuffles): far
+  // quicker than the scan, so that the tile's total (A) goes out, and the look-back starts, early. The tiles
+  // after this one wait for that A, and this tile's own wait ends with its P.
+  T part = 0;
+#pragma unroll
+  for (int r = 0; r < LB_ROUNDS; r++) {
+    V a = s_v[(warp * LB_ROUNDS + r) * 32 + lane];
+    part += (a.x + a.y) + (a.z + a.w);
+  }
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) part += __shfl_xor_sync(FULL_MASK, part, d);
+  if (lane == 0) s_warp_total[warp] = part;
+  __syncthreads();
+
+  // (b) warp 0: the warps' offsets, the tile's total, the look-back
+  if (warp == 0) {
+    T w = (lane < LB_WARPS) ? s_warp_total[lane] : (T)0;
+    T incl = warp_inclusive_scan(w, lane);
+    T excl_w = __shfl_up_sync(FULL_MASK, incl, 1);
+    if (lane < LB_WARPS) s_warp_offset[lane] = (lane == 0) ? (T)0 : excl_w;
+    T agg = __shfl_sync(FULL_MASK, incl, LB_WARPS - 1);
+    T excl = 0;
+    if (tile == 0) {
+      if (lane == 0) publish(status, 0, epoch, FLAG_P, to_bits(agg));
+    } else {
+      if (lane == 0) publish(status, tile, epoch, FLAG_A, to_bits(agg)); // at once: others may need it
+      excl = lookback<T>(status, tile, epoch, lane, error);
+      if (lane == 0) publish(status, tile, epoch, FLAG_P, to_bits(excl + agg));
+    }
+    if (lane == 0) s_tile_prefix = excl;
+  }
+
+  // (c) every warp scans its part (warp 0 after its look-back) in rounds of 32 vectors, as warp_chunk_scan
+  // does in registers, writing each element's exclusive prefix within the part back in place. The rounds'
+  // warp scans do not depend on each other (only the carry does), so unrolled they overlap.
   T carry = 0;
+#pragma unroll lb_unroll
   for (int r = 0; r < LB_ROUNDS; r++) {
     int v = (warp * LB_ROUNDS + r) * 32 + lane;
     V a = s_v[v];
@@ -334,26 +375,6 @@ __global__ void __launch_bounds__(LB_THREADS)
     e.w = base;
     s_v[v] = e;
     carry += __shfl_sync(FULL_MASK, incl, 31);
-  }
-  if (lane == 0) s_warp_total[warp] = carry;
-  __syncthreads();
-
-  // warp 0: the warps' offsets, the tile's total, and the look-back
-  if (warp == 0) {
-    T w = (lane < LB_WARPS) ? s_warp_total[lane] : (T)0;
-    T incl = warp_inclusive_scan(w, lane);
-    T excl_w = __shfl_up_sync(FULL_MASK, incl, 1);
-    if (lane < LB_WARPS) s_warp_offset[lane] = (lane == 0) ? (T)0 : excl_w;
-    T agg = __shfl_sync(FULL_MASK, incl, LB_WARPS - 1);
-    T excl = 0;
-    if (tile == 0) {
-      if (lane == 0) publish(status, 0, epoch, FLAG_P, to_bits(agg));
-    } else {
-      if (lane == 0) publish(status, tile, epoch, FLAG_A, to_bits(agg)); // at once: others may need it
-      excl = lookback<T>(status, tile, epoch, lane, error);
-      if (lane == 0) publish(status, tile, epoch, FLAG_P, to_bits(excl + agg));
-    }
-    if (lane == 0) s_tile_prefix = excl;
   }
   __syncthreads();
 
@@ -506,9 +527,11 @@ int main(int argc, char **argv) {
   // Tolerance. Whole numbers and ints: every sum is exact, so 0. Random floats: each output is a sum of
   // non-negative floats added in some tree of depth D, so its relative error is at most D u / (1 - D u)
   // (u = 2^-24). Within a 4096-element tile D <= 4 + 5 + 4 + 3 + 1; within a look-back tile of 6144 (12
-  // rounds a warp, 4 warps) D <= 3 + 5 + 12 + 3 + 2 + 2 = 27; the look-back adds at most 6 roundings a tile
-  // it passes on its way back to a P, and the chain of P's can pass through every tile: D <= 32 + 8 nb (nb
-  // tiles of 4096, more than there are of 6144) covers all three methods (three kernels: D <= 32 a level).
+  // rounds a warp) an element's prefix within its warp's part has D <= 3 + 5 + 12 + 1 + 3, the warp's offset
+  // (a reduction, then a scan of 4) D <= 2 + 12 + 5 + 2, and two more adds join them: D <= 26. The look-back
+  // adds at most 6 roundings a tile it passes on its way back to a P, and the chain of P's can pass through
+  // every tile: D <= 32 + 8 nb (nb tiles of 4096, more than there are of 6144) covers all three methods
+  // (three kernels: D <= 32 a level).
   double rtol = 0.0;
   if (random) {
     double D = 32.0 + 8.0 * nb, u = 1.0 / 16777216.0;
