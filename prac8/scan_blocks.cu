@@ -16,8 +16,11 @@
  *              (flag A), looks back over its predecessors' published values until it meets an inclusive
  *              prefix (flag P), and publishes its own inclusive prefix (decoupled look-back). Its tiles are
  *              6144 elements held in shared memory (128 threads, 12 rounds a warp; see LB_TILE for why).
+ *   -kernel=3  scan_lookback_fixed (step 4, deterministic): the same kernel with a look-back that adds the
+ *              same values in the same order on every run (groups of 32 tiles, supergroups of 1024; see
+ *              lookback_fixed), so that random floats give the same bits every time.
  *   -kernel=0  cub::DeviceScan::ExclusiveSum, temporary storage allocated once.
- * Default: all three, each checked against scan_gold.
+ * Default: all four, each checked against scan_gold.
  *
  * Inputs: whole-number floats whose total stays below 2^24 (every partial sum exact: checked bit for bit),
  * -int (ints, exact), or -random (floats in [0,1): a tolerance from N, see below). -repeat=K runs the
@@ -248,6 +251,74 @@ __device__ T lookback(unsigned long long *status, int tile, unsigned epoch, int 
   }
 }
 
+// ---- step 4, deterministic: the same prefix, whichever tiles have finished ----------------------------
+//
+// With random floats, lookback() can return different sums for the same tile on two runs: where it meets
+// its first P depends on timing, and float addition is not associative, so the last bit changes. Here every
+// sum a tile uses has one fixed shape. Tiles come in groups of 32 and supergroups of 32 groups (1024 tiles):
+//   A(t)  the tile's total, published at once (as before);
+//   S(g)  the total of group g: the fixed sum (fixed_sum, below) of its 32 A's, published by its last tile;
+//   P(h)  everything up to the end of supergroup h: P(h-1) + the fixed sum of its 32 S's, published by its
+//         last tile (the only chain, one link every 1024 tiles).
+// Tile t = 1024 h + 32 gi + l then takes  (P(h-1) + fixed sum of S(32 h .. 32 h + gi - 1))
+//                                          + fixed sum of A(32 g .. 32 g + l - 1):
+// the same operations on the same values every run, so the same bits. It waits for what the decoupled
+// look-back waits for (every tile before it has published its A) plus one or two more round trips (the S's,
+// at supergroup starts the P).
+
+// the sum over the warp of one value a lane, always in the same order (a tree over the lanes), lane 0's result
+// in every lane
+template <typename T> __device__ __forceinline__ T fixed_sum(T v) {
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(FULL_MASK, v, d);
+  return __shfl_sync(FULL_MASK, v, 0);
+}
+
+// the value of a status word once its tile (group, supergroup) has published it in this launch
+template <typename T>
+__device__ __forceinline__ T wait_value(const unsigned long long *word, unsigned epoch, int *error) {
+  for (int spins = 0;; spins++) {
+    unsigned long long w = *(const volatile unsigned long long *)word;
+    unsigned hi = (unsigned)(w >> 32);
+    if ((hi >> 2) == epoch && (hi & 3u)) return from_bits<T>((unsigned)w);
+    if (spins == SPIN_LIMIT) { // never in a correct program
+      atomicExch(error, 1);
+      return (T)0;
+    }
+    __nanosleep(64);
+  }
+}
+
+// warp 0 of tile `tile` (whose total is agg): publishes A, S and P where it must; returns the sum of all the
+// tiles before it
+template <typename T>
+__device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, unsigned long long *st_p, int tile,
+                            T agg, unsigned epoch, int lane, int *error) {
+  int l = tile & 31, g = tile >> 5, gi = g & 31, h = tile >> 10;
+  if (lane == 0) publish(st_a, tile, epoch, FLAG_A, to_bits(agg));
+  // the A's of my group up to me (lane j holds A(32 g + j)); the group's last tile publishes S(g) at once
+  T a = (lane < l) ? wait_value<T>(&st_a[32 * g + lane], epoch, error) : (lane == l) ? agg : (T)0;
+  T s_mine = 0;
+  if (l == 31) {
+    s_mine = fixed_sum(a);
+    if (lane == 0) publish(st_s, g, epoch, FLAG_A, to_bits(s_mine));
+  }
+  T a_before = fixed_sum((lane < l) ? a : (T)0);
+  // the S's of my supergroup before my group, and P(h - 1)
+  T sg = (lane < gi) ? wait_value<T>(&st_s[32 * h + lane], epoch, error) : (T)0;
+  T s_before = fixed_sum(sg);
+  T p = 0;
+  if (h > 0) {
+    if (lane == 0) p = wait_value<T>(&st_p[h - 1], epoch, error);
+    p = __shfl_sync(FULL_MASK, p, 0);
+  }
+  if (l == 31 && gi == 31) { // the supergroup's last tile: P(h)
+    T q = fixed_sum((lane == 31) ? s_mine : sg);
+    if (lane == 0) publish(st_p, h, epoch, FLAG_P, to_bits(p + q));
+  }
+  return (p + s_before) + a_before;
+}
+
 // The look-back kernel keeps its tile in shared memory, not in registers. A tile is held from its loads to its
 // stores, and most of that time it waits for the tiles before it; what keeps the memory busy meanwhile is how
 // many tiles an SM holds. In registers (steps 3's 16 a thread, 44 registers) an H100 SM holds 5 tiles of 16 KB;
@@ -284,10 +355,12 @@ __device__ __forceinline__ void copies_to_shared_wait() {
 #define LB_MINB 1
 #endif
 static constexpr int lb_unroll = LB_UNROLL;
-template <typename T>
+// FIXED: the deterministic look-back (lookback_fixed, status words st_a, st_s, st_p in one array: st_s at
+// status + fixed_s, st_p at status + fixed_p); else the decoupled look-back of the course
+template <typename T, bool FIXED>
 __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
     scan_lookback(const T *in, T *out, size_t n, unsigned *ticket, unsigned ticket_base,
-                  unsigned long long *status, unsigned epoch, int *error) {
+                  unsigned long long *status, size_t fixed_s, size_t fixed_p, unsigned epoch, int *error) {
   typedef typename vec4_of<T>::type V;
   __shared__ V s_v[LB_VECS];
   __shared__ T s_warp_total[LB_WARPS], s_warp_offset[LB_WARPS];
@@ -343,7 +416,9 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
     if (lane < LB_WARPS) s_warp_offset[lane] = (lane == 0) ? (T)0 : excl_w;
     T agg = __shfl_sync(FULL_MASK, incl, LB_WARPS - 1);
     T excl = 0;
-    if (tile == 0) {
+    if (FIXED) {
+      excl = lookback_fixed<T>(status, status + fixed_s, status + fixed_p, tile, agg, epoch, lane, error);
+    } else if (tile == 0) {
       if (lane == 0) publish(status, 0, epoch, FLAG_P, to_bits(agg));
     } else {
       if (lane == 0) publish(status, tile, epoch, FLAG_A, to_bits(agg)); // at once: others may need it
@@ -428,15 +503,20 @@ template <typename T> static void scan_three(const T *d_in, T *d_out, size_t n, 
   }
 }
 
-template <typename T> static void scan_one(scan_plan *p) {
+// step 4's status words: one a tile, then (the fixed look-back) one a group of 32 tiles and one a supergroup of
+// 1024; fixed_s and fixed_p are where the last two parts start
+static size_t status_words(unsigned nb) { return (size_t)nb + (nb / 32 + 1) + (nb / 1024 + 1); }
+
+template <typename T, bool FIXED> static void scan_one(scan_plan *p) {
   unsigned nb = num_lb_tiles(p->n);
   p->epoch = (p->epoch + 1) & 0x3FFFFFFFu; // 30 bits in the status word
   if (p->epoch == 0) { // after 2^30 launches: clear the words so that epoch 1 starts clean
-    checkCudaErrors(cudaMemsetAsync(p->d_status, 0, sizeof(unsigned long long) * nb));
+    checkCudaErrors(cudaMemsetAsync(p->d_status, 0, sizeof(unsigned long long) * status_words(nb)));
     p->epoch = 1;
   }
-  scan_lookback<T><<<nb, LB_THREADS>>>((const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket, p->ticket_base,
-                                         p->d_status, p->epoch, p->d_error);
+  size_t fixed_s = nb, fixed_p = (size_t)nb + nb / 32 + 1;
+  scan_lookback<T, FIXED><<<nb, LB_THREADS>>>((const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket,
+                                                p->ticket_base, p->d_status, fixed_s, fixed_p, p->epoch, p->d_error);
   getLastCudaError("scan_lookback execution failed");
   p->ticket_base += nb; // the counter is never reset: the next launch's tiles start where these ended
 }
@@ -452,9 +532,17 @@ static void run_three(void *arg) {
 static void run_lookback(void *arg) {
   scan_plan *p = (scan_plan *)arg;
   if (p->is_int)
-    scan_one<int>(p);
+    scan_one<int, false>(p);
   else
-    scan_one<float>(p);
+    scan_one<float, false>(p);
+}
+
+static void run_lookback_fixed(void *arg) {
+  scan_plan *p = (scan_plan *)arg;
+  if (p->is_int)
+    scan_one<int, true>(p);
+  else
+    scan_one<float, true>(p);
 }
 
 static void run_cub(void *arg) {
@@ -467,18 +555,18 @@ static void run_cub(void *arg) {
                                                   (float *)p->d_out, (long long)p->n));
 }
 
-static const char *method_name[3] = {"cub_scan", "scan_three", "scan_lookback"};
-static const timed_fn method_fn[3] = {run_cub, run_three, run_lookback};
+static const char *method_name[4] = {"cub_scan", "scan_three", "scan_lookback", "scan_lookback_fixed"};
+static const timed_fn method_fn[4] = {run_cub, run_three, run_lookback, run_lookback_fixed};
 
 int main(int argc, char **argv) {
   long long n = 1 << 24;
   int kernel = -1, use_int = 0, random = 0, repeat = 0, bench = 0, reps = 20, seed = 1;
   arg_spec opts[] = {
       {"n", ARG_LONG, &n, 1, (double)MAX_N, "number of elements"},
-      {"kernel", ARG_INT, &kernel, -1, 2, "0 CUB, 1 three kernels, 2 look-back; -1 all three"},
+      {"kernel", ARG_INT, &kernel, -1, 3, "0 CUB, 1 three kernels, 2 look-back, 3 fixed look-back; -1 all four"},
       {"int", ARG_FLAG, &use_int, 0, 1, "scan ints instead of whole-number floats"},
       {"random", ARG_FLAG, &random, 0, 1, "random floats in [0,1) (checked to a tolerance) instead"},
-      {"repeat", ARG_INT, &repeat, 0, 1000, "run the look-back kernel this many times more: identical output?"},
+      {"repeat", ARG_INT, &repeat, 0, 1000, "run the look-back kernel(s) this many times more: identical output?"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time each method and a device-to-device copy; BENCH lines"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed of the input"},
@@ -530,8 +618,9 @@ int main(int argc, char **argv) {
   // rounds a warp) an element's prefix within its warp's part has D <= 3 + 5 + 12 + 1 + 3, the warp's offset
   // (a reduction, then a scan of 4) D <= 2 + 12 + 5 + 2, and two more adds join them: D <= 26. The look-back
   // adds at most 6 roundings a tile it passes on its way back to a P, and the chain of P's can pass through
-  // every tile: D <= 32 + 8 nb (nb tiles of 4096, more than there are of 6144) covers all three methods
-  // (three kernels: D <= 32 a level).
+  // every tile: D <= 32 + 8 nb (nb tiles of 4096, more than there are of 6144) covers all four methods
+  // (three kernels: D <= 32 a level; the fixed look-back: the A's 5, the S's 5 + 5, P(h) one more than
+  // P(h-1) and 10, two adds: D <= 26 + 2 + 11 + nb / 1024).
   double rtol = 0.0;
   if (random) {
     double D = 32.0 + 8.0 * nb, u = 1.0 / 16777216.0;
@@ -553,15 +642,15 @@ int main(int argc, char **argv) {
   }
   checkCudaErrors(cudaMalloc((void **)&p.d_ticket, sizeof(unsigned)));
   checkCudaErrors(cudaMemset(p.d_ticket, 0, sizeof(unsigned)));
-  unsigned nb_lb = num_lb_tiles(N); // step 4's tiles: one status word each
-  checkCudaErrors(cudaMalloc((void **)&p.d_status, sizeof(unsigned long long) * nb_lb));
-  checkCudaErrors(cudaMemset(p.d_status, 0, sizeof(unsigned long long) * nb_lb)); // epoch 0: nothing published
+  size_t nwords = status_words(num_lb_tiles(N)); // step 4's status words
+  checkCudaErrors(cudaMalloc((void **)&p.d_status, sizeof(unsigned long long) * nwords));
+  checkCudaErrors(cudaMemset(p.d_status, 0, sizeof(unsigned long long) * nwords)); // epoch 0: nothing published
   checkCudaErrors(cudaMalloc((void **)&p.d_error, sizeof(int)));
   checkCudaErrors(cudaMemset(p.d_error, 0, sizeof(int)));
   run_cub(&p); // the first call only asks for the size of CUB's temporary storage
   checkCudaErrors(cudaMalloc(&p.d_cub_temp, p.cub_temp_bytes));
 
-  int first = (kernel < 0) ? 0 : kernel, last = (kernel < 0) ? 2 : kernel;
+  int first = (kernel < 0) ? 0 : kernel, last = (kernel < 0) ? 3 : kernel;
   size_t nbad_all = 0;
   gold_stats st;
   for (int k = first; k <= last; k++) {
@@ -583,44 +672,50 @@ int main(int argc, char **argv) {
     nbad_all += st.nbad;
   }
 
-  // step 4: the look-back kernel again and again; whatever order its blocks run in, the output must not
-  // change where the arithmetic is exact. With -random the sum a tile gets depends on how far back it had
-  // to look (which tiles were P yet), so the last bit may differ between runs: counted, not failed.
-  int differ = 0;
-  if (repeat) {
+  // step 4: the look-back kernels again and again; whatever order their blocks run in, the output must not
+  // change where the arithmetic is exact. With -random the sum a tile gets from lookback() depends on how far
+  // back it had to look (which tiles were P yet), so the last bit may differ between runs: counted, not
+  // failed. lookback_fixed adds the same values in the same order every time: it must never differ.
+  int differ[4] = {0, 0, 0, 0};
+  for (int k = 2; k <= 3 && repeat; k++) {
+    if (kernel >= 0 && kernel != k) continue;
     checkCudaErrors(cudaMemset(p.d_out, 0xff, bytes));
-    run_lookback(&p);
+    method_fn[k](&p);
     checkCudaErrors(cudaMemcpy(h_first, p.d_out, bytes, cudaMemcpyDeviceToHost));
     for (int r = 0; r < repeat; r++) {
       checkCudaErrors(cudaMemset(p.d_out, 0xff, bytes));
-      run_lookback(&p);
+      method_fn[k](&p);
       checkCudaErrors(cudaMemcpy(h_out, p.d_out, bytes, cudaMemcpyDeviceToHost));
-      if (memcmp(h_out, h_first, bytes) != 0) differ++;
+      if (memcmp(h_out, h_first, bytes) != 0) differ[k]++;
     }
     int err = 0;
     checkCudaErrors(cudaMemcpy(&err, p.d_error, sizeof(int), cudaMemcpyDeviceToHost));
-    if (err) return result_fail("scan_lookback: a look-back waited %d times for a tile that never published", SPIN_LIMIT);
-    printf("scan_lookback repeated %d more times: %d output%s differ from the first%s\n", repeat, differ,
-           differ == 1 ? "" : "s", random ? " (random floats: allowed, see the comment)" : "");
+    if (err) return result_fail("%s: a look-back waited %d times for a tile that never published", method_name[k],
+                                SPIN_LIMIT);
+    printf("%s repeated %d more times: %d output%s differ from the first%s\n", method_name[k], repeat, differ[k],
+           differ[k] == 1 ? "" : "s", (random && k == 2) ? " (random floats: allowed, see the comment)" : "");
     if (use_int)
       compare_int((const int *)h_out, (const int *)h_gold, N, &st);
     else
       compare_float_double((const float *)h_out, (const double *)h_gold, N, 0.0, rtol, &st);
-    gold_report("scan_lookback (last repeat)", &st);
+    char name[64];
+    snprintf(name, sizeof(name), "%s (last repeat)", method_name[k]);
+    gold_report(name, &st);
     nbad_all += st.nbad;
   }
+  int differ_bad = (differ[2] && !random) || differ[3]; // repeats that must be identical and were not
 
   // step 5: each method against the copy and against CUB, on the same arrays
-  if (bench && nbad_all == 0 && !(differ && !random)) {
+  if (bench && nbad_all == 0 && !differ_bad) {
     double moved = 2.0 * (double)bytes; // read once, written once: what a copy of the array moves
     bench_ref ref = bench_reference(dev, moved, reps);
     char size[32], extra[96];
     snprintf(size, sizeof(size), "%zu", N);
     float ms_cub = time_median_ms(run_cub, &p, 3, reps);
-    for (int k = 0; k <= 2; k++) {
+    for (int k = 0; k <= 3; k++) {
       float ms = (k == 0) ? ms_cub : time_median_ms(method_fn[k], &p, 3, reps);
       double GBps = moved / (ms * 1e-3) / 1e9;
-      printf("%-14s %.4f ms, %.1f GB/s = %.1f%% of the copy (%.1f GB/s), %.2fx CUB's speed\n", method_name[k], ms,
+      printf("%-20s %.4f ms, %.1f GB/s = %.1f%% of the copy (%.1f GB/s), %.2fx CUB's speed\n", method_name[k], ms,
              GBps, 100.0 * GBps / ref.copy_GBps, ref.copy_GBps, ms_cub / ms);
       snprintf(extra, sizeof(extra), "type=%s x_cub=%.3f", use_int ? "int" : "float", ms_cub / ms);
       print_bench("8", method_name[k], size, reps, ms, moved, &ref, extra);
@@ -643,7 +738,9 @@ int main(int argc, char **argv) {
   free(h_gold);
   free(h_first);
 
-  if (differ && !random) return result_fail("scan_lookback: %d of %d repeated outputs differ from the first", differ, repeat);
+  if (differ_bad)
+    return result_fail("%s: %d of %d repeated outputs differ from the first", differ[3] ? method_name[3] : method_name[2],
+                       differ[3] ? differ[3] : differ[2], repeat);
   if (nbad_all) return result_fail("%zu values outside tolerance (see above)", nbad_all);
   return result_pass();
 }
