@@ -240,10 +240,15 @@ __device__ float lookback(unsigned long long *status, const float2 *agg, int til
 
 // The look-back kernel keeps its tile in shared memory, as scan_blocks does (see LB_TILE there for why: a
 // tile waits for the tiles before it, and what keeps the memory busy meanwhile is how many tiles an SM holds):
-// 3072 elements, s and u, 24 KB a block. In registers (REC_ITEMS a thread, as recurrence_block) it measured
-// 63.7 % of the copy on an H100 at 2^28.
-#define RL_THREADS 128
-#define RL_TILE 3072
+// 5376 elements, s and u, 42 KB a block, 7 warps of 6 rounds. Measured on an H100 at 2^28 (% of the copy):
+// in registers (REC_ITEMS a thread, as recurrence_block) 63.7; 128 threads x 3072: 70.0; 128 x 4096: 71.7;
+// 192 x 4608: 76.0; 224 x 5376: 77.1; 256 x 5120 (5 rounds): 75.5.
+#ifndef RL_THREADS
+#define RL_THREADS 224
+#endif
+#ifndef RL_TILE
+#define RL_TILE 5376
+#endif
 #define RL_WARPS (RL_THREADS / 32)
 #define RL_VECS (RL_TILE / 4)                  // 16-byte vectors of s (and of u) in a tile
 #define RL_ROUNDS (RL_VECS / (32 * RL_WARPS)) // rounds of one vector a lane in each warp's part: 6
@@ -269,7 +274,7 @@ __device__ __forceinline__ void copies_to_shared_wait() {
 __global__ void __launch_bounds__(RL_THREADS)
     recurrence_lookback(const float *s, const float *u, float *v, size_t n, unsigned *ticket, unsigned ticket_base,
                         unsigned long long *status, float2 *agg, unsigned epoch, int *error) {
-  __shared__ float4 s_s[RL_VECS], s_u[RL_VECS]; // the tile's (s, u); then each element's map from its warp part's start
+  __shared__ float4 s_s[RL_VECS], s_u[RL_VECS]; // the tile's (s, u); then each element's map from its part's start
   __shared__ affine s_warp_total[RL_WARPS];
   __shared__ float s_v_warp[RL_WARPS];
   __shared__ int s_tile;
