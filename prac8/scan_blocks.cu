@@ -2,8 +2,9 @@
  * scan_blocks.cu -- practical 8, steps 3 to 5: an exclusive scan of any number of elements with many thread
  * blocks, both ways of lecture 4, and CUB's scan beside them on the same arrays.
  *
- * Every block scans one tile of SCAN_TILE = 4096 elements: each thread sums four consecutive elements, a warp
- * scans its 32 thread sums with __shfl_up_sync (four rounds of 128 elements make a warp's 512), and one warp
+ * Step 3's blocks each scan one tile of SCAN_TILE = 4096 elements (step 4's kernels: see LB_TILE): each
+ * thread sums four consecutive elements, a warp scans its 32 thread sums with __shfl_up_sync (four rounds
+ * of 128 elements make a warp's 512), and one warp
  * scans the 8 warp totals (step 2's two levels). What differs is how a tile learns the sum of everything
  * before it:
  *   -kernel=1  scan_three (step 3): three kernels. scan_tiles scans each tile and writes its total to
@@ -24,7 +25,8 @@
  *
  * Inputs: whole-number floats whose total stays below 2^24 (every partial sum exact: checked bit for bit),
  * -int (ints, exact), or -random (floats in [0,1): a tolerance from N, see below). -repeat=K runs the
- * look-back kernel K times and compares every output with the first, bit for bit. -bench times each kernel
+ * look-back kernels (2 and 3, or the one chosen) K times and compares every output with the first, bit for
+ * bit. -bench times each kernel
  * and CUB against a device-to-device copy of the same bytes, in this run.
  *   nvcc -O3 -arch=sm_90 -I../common scan_blocks.cu prac8_gold.c -o scan_blocks
  */
@@ -70,7 +72,7 @@ template <typename T> __device__ __forceinline__ T from_bits(unsigned b);
 template <> __device__ __forceinline__ float from_bits<float>(unsigned b) { return __uint_as_float(b); }
 template <> __device__ __forceinline__ int from_bits<int>(unsigned b) { return (int)b; }
 
-// ---- one tile, shared by both methods -----------------------------------------------------------
+// ---- one tile of step 3 -----------------------------------------------------------------------
 
 // Who holds what: warp w owns elements [512 w, 512 w + 512) of the tile, in four rounds of 128; in round r
 // lane l holds the four consecutive elements 512 w + 128 r + 4 l ... + 3, so each round is one coalesced
@@ -321,9 +323,10 @@ __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, 
 
 // The look-back kernel keeps its tile in shared memory, not in registers. A tile is held from its loads to its
 // stores, and most of that time it waits for the tiles before it; what keeps the memory busy meanwhile is how
-// many tiles an SM holds. In registers (steps 3's 16 a thread, 44 registers) an H100 SM holds 5 tiles of 16 KB;
-// in shared memory (24 KB a block, 40 registers a thread) it holds 9 of 24 KB, 2.7 times the bytes in flight.
-// Measured at 2^28: 1.005 ms in registers, 0.837 ms in shared memory.
+// many tiles an SM holds. In registers (step 3's 16 a thread, 256 threads) an H100 SM held 6 to 8 tiles of
+// 16 KB, 96-128 KB (the earlier version of this kernel: 32 registers for floats, 36 for ints, CUDA 13.0); in
+// shared memory (24 KB a block, 56 registers for floats and 46 for ints, 128 threads) it holds 9 tiles of
+// 24 KB, 216 KB. Measured with make bench at 2^28 on an H100 (floats): 0.933 ms in registers, 0.818 ms now.
 #define LB_THREADS 128
 #define LB_TILE 6144 // 24 KB of floats or ints
 #define LB_WARPS (LB_THREADS / 32)
@@ -476,7 +479,7 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
 static unsigned num_tiles(size_t n) { return (unsigned)((n + SCAN_TILE - 1) / SCAN_TILE); }
 static unsigned num_lb_tiles(size_t n) { return (unsigned)((n + LB_TILE - 1) / LB_TILE); }
 
-// everything the three methods need, made once (the timed calls allocate nothing)
+// everything the four methods need, made once (the timed calls allocate nothing)
 typedef struct {
   size_t n;
   int is_int;
@@ -722,7 +725,7 @@ int main(int argc, char **argv) {
     }
     int err = 0;
     checkCudaErrors(cudaMemcpy(&err, p.d_error, sizeof(int), cudaMemcpyDeviceToHost));
-    if (err) return result_fail("scan_lookback: a look-back waited %d times for a tile that never published", SPIN_LIMIT);
+    if (err) return result_fail("a look-back waited %d times for a tile that never published", SPIN_LIMIT);
   }
 
   checkCudaErrors(cudaFree(p.d_in));
