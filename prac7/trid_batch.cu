@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "cp_async.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
 #include "helper_cusparse.h"
@@ -189,32 +190,10 @@ __device__ __forceinline__ void hybrid_short(int n, int lane, size_t base, const
   if (i + 1 < n) x[base + i + 1] = dL;
 }
 
-// The copy of element i of one array into shared memory, for the stage below: on sm_80 and later an
-// asynchronous copy (cp.async: the bytes go straight to shared memory and the thread goes on at once, to
-// wait for them later with cp_async_wait), before sm_80 a plain load and store.
-__device__ __forceinline__ void copy_async(float *dst, const float *src) {
-#if __CUDA_ARCH__ >= 800
-  unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(s), "l"(src) : "memory");
-#else
-  *dst = *src;
-#endif
-}
-// close this thread's group of copies; wait until at most N of its groups are still in flight
-__device__ __forceinline__ void cp_async_commit() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void cp_async_wait() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-
 // Stage system `base` into shared memory st: element i of each array (i = 32 j + lane: a warp reads 128
 // consecutive bytes) to st[i + j], st[P + i + j], ... (the skew i/32 keeps a lane's chunk and its
-// neighbours' in different banks)
+// neighbours' in different banks). The copies are asynchronous (../common/cp_async.h): on sm_80 and later
+// the bytes go straight to shared memory and the thread goes on at once, to wait for them with cp_async_wait.
 template <int LMAX>
 __device__ __forceinline__ void hybrid_stage(int n, int lane, size_t base, const float *__restrict__ a,
                                              const float *__restrict__ b, const float *__restrict__ c,
@@ -224,10 +203,10 @@ __device__ __forceinline__ void hybrid_stage(int n, int lane, size_t base, const
 #pragma unroll
   for (int j = 0; j < LMAX; j++) {
     if (32 * j + lane < n) {
-      copy_async(st + 33 * j, a + 32 * j);
-      copy_async(st + P + 33 * j, b + 32 * j);
-      copy_async(st + 2 * P + 33 * j, c + 32 * j);
-      copy_async(st + 3 * P + 33 * j, d + 32 * j);
+      copy4_to_shared(st + 33 * j, a + 32 * j);
+      copy4_to_shared(st + P + 33 * j, b + 32 * j);
+      copy4_to_shared(st + 2 * P + 33 * j, c + 32 * j);
+      copy4_to_shared(st + 3 * P + 33 * j, d + 32 * j);
     }
   }
 }

@@ -214,32 +214,59 @@ __global__ void radix4_scatter(const unsigned *keys, unsigned *out, size_t n, in
 #define OS_THREADS 384 // threads 0-255 each own one 8-bit digit for the look-back; the rest only rank and move keys
 #endif
 #ifndef OS_ITEMS
-#define OS_ITEMS 16    // keys a thread: 6144 a tile
+#define OS_ITEMS 16       // keys a thread: 6144 a tile
+#endif
+#ifndef OS_ITEMS_PAIRS
+#define OS_ITEMS_PAIRS 23 // with values: 8832 a tile
 #endif
 #ifndef OS_MATCH
 #define OS_MATCH 1     // 1: a warp finds equal digits with 8 ballots; 0: with __match_any_sync
 #endif
-// Blocks an SM that ptxas must leave registers for (__launch_bounds__): as many as the SM's threads allow, at
-// most 4 for keys (40 registers a thread) and 3 with values (56). Measured on an H100 at 2^28 keys: 4 blocks
-// of 384 threads beat 3 by 6 %, and 2 of 256 (the most 88 registers allow) by 25 %.
+// Blocks an SM that ptxas must leave registers for (__launch_bounds__): as many as the SM's threads and shared
+// memory allow, at most 4 for keys (40 registers a thread) and 2 with values (up to 85). Measured on an H100 at
+// 2^28 keys: for keys, 4 blocks of 384 x 16 beat 3 by 6 %, 2 of 256 (the most 88 registers allow) by 25 %, and
+// tiles of 18, 20 or 23 keys a thread by 3-6 %; with values, 2 blocks of 384 x 23 (CUB's own shape on sm_90)
+// beat 3 of 384 x 16 by 11 %: a pair moves twice the bytes, and the bigger tile halves the look-backs and
+// doubles the length of each digit's run that a block writes. The limits per SM by compute capability (CUDA
+// C++ Programming Guide, "Compute Capabilities"): threads 1024 on 7.5, 1536 on 8.6, 8.7, 8.9 and 12.x, else
+// 2048; shared memory 64 KB on 7.5, 100 KB on 8.6, 8.9 and 12.x, 164 KB on 8.0 and 8.7, else 228 KB. Asking
+// for more blocks than fit would only cost registers for nothing.
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
 #define OS_SM_THREADS 1024
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+#define OS_SM_SMEM_KB 64
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ / 100 == 12)
 #define OS_SM_THREADS 1536
+#define OS_SM_SMEM_KB 100
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 870)
+#define OS_SM_THREADS 1536
+#define OS_SM_SMEM_KB 164
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800)
+#define OS_SM_THREADS 2048
+#define OS_SM_SMEM_KB 164
 #else
 #define OS_SM_THREADS 2048
+#define OS_SM_SMEM_KB 228
 #endif
-#define OS_FIT (OS_SM_THREADS / OS_THREADS)
+// onesweep_pass's shared memory at ITEMS keys a thread (s_hist, s_tile, s_out, s_warp, s_tile_id), and the 1 KB
+// the system keeps for each block
+#define OS_SMEM_BYTES(ITEMS) (4 * ((OS_THREADS / 32) * 256 + OS_THREADS * (ITEMS) + 256 + 8 + 1))
+#define OS_FIT_THREADS (OS_SM_THREADS / OS_THREADS)
+#define OS_FIT_SMEM(ITEMS) (OS_SM_SMEM_KB * 1024 / (OS_SMEM_BYTES(ITEMS) + 1024))
+#define OS_FIT(ITEMS) (OS_FIT_THREADS < OS_FIT_SMEM(ITEMS) ? OS_FIT_THREADS : OS_FIT_SMEM(ITEMS))
 #ifndef OS_MINB
-#define OS_MINB (OS_FIT < 4 ? OS_FIT : 4)
+#define OS_MINB (OS_FIT(OS_ITEMS) < 4 ? OS_FIT(OS_ITEMS) : 4)
 #endif
 #ifndef OS_MINB_PAIRS
-#define OS_MINB_PAIRS (OS_FIT < 3 ? OS_FIT : 3)
+#define OS_MINB_PAIRS (OS_FIT(OS_ITEMS_PAIRS) < 2 ? OS_FIT(OS_ITEMS_PAIRS) : 2)
 #endif
-#define OS_TILE (OS_THREADS * OS_ITEMS)
 #define OS_WARPS (OS_THREADS / 32)
 #define OS_HIST_THREADS 512
 static_assert(OS_THREADS >= 256 && OS_THREADS % 32 == 0, "a thread for each of the 256 digits, whole warps");
+static_assert(OS_FIT(OS_ITEMS) >= 1 && OS_FIT(OS_ITEMS_PAIRS) >= 1, "a block of onesweep_pass must fit an SM");
+
+// keys a thread and a tile, keys alone and with values
+__host__ __device__ constexpr int os_items(bool pairs) { return pairs ? OS_ITEMS_PAIRS : OS_ITEMS; }
+__host__ __device__ constexpr int os_tile(bool pairs) { return OS_THREADS * os_items(pairs); }
 
 // a (tile, digit)'s status: a 32-bit word, flag in the top two bits, count below (n < 2^30)
 #define OS_FLAG_A (1u << 30)
@@ -337,11 +364,11 @@ __device__ __forceinline__ unsigned match_digit(unsigned d, bool valid) {
 // One warp's shared-memory atomics are carried out in the order it issues them (CUB's Onesweep ranks the same
 // way), so round i's keys come before round i+1's: the pass is stable. Each key is written to s_tile at its
 // place; with PAIRS the places are kept for the values.
-template <bool FULL, bool PAIRS>
-__device__ __forceinline__ void rank_keys(const unsigned (&key)[OS_ITEMS], unsigned (&rank)[PAIRS ? OS_ITEMS : 1],
+template <bool FULL, bool PAIRS, int ITEMS>
+__device__ __forceinline__ void rank_keys(const unsigned (&key)[ITEMS], unsigned (&rank)[PAIRS ? ITEMS : 1],
                                           unsigned *s_count, unsigned *s_tile, int shift, int lim, int lane) {
 #pragma unroll
-  for (int i = 0; i < OS_ITEMS; i++) {
+  for (int i = 0; i < ITEMS; i++) {
     bool valid = FULL || 32 * i + lane < lim;
     unsigned dig = (key[i] >> shift) & 255u;
     unsigned peers = match_digit(dig, valid);
@@ -359,8 +386,9 @@ template <bool PAIRS, bool FLIP_IN, bool FLIP_OUT>
 __global__ void __launch_bounds__(OS_THREADS, PAIRS ? OS_MINB_PAIRS : OS_MINB)
     onesweep_pass(const unsigned *keys_in, unsigned *keys_out, const unsigned *vals_in, unsigned *vals_out, size_t n,
                   int shift, const unsigned *digit_start, unsigned *status, unsigned *ticket, int *error) {
+  constexpr int ITEMS = os_items(PAIRS), TILE = os_tile(PAIRS);
   __shared__ unsigned s_hist[OS_WARPS][256]; // warp-private digit counts, then each warp's next place a digit
-  __shared__ unsigned s_tile[OS_TILE];       // the tile, sorted by digit (keys, then values)
+  __shared__ unsigned s_tile[TILE];          // the tile, sorted by digit (keys, then values)
   __shared__ unsigned s_out[256];            // global place of digit d's keys, minus their place in the tile
   __shared__ unsigned s_warp[8];
   __shared__ int s_tile_id;
@@ -370,75 +398,83 @@ __global__ void __launch_bounds__(OS_THREADS, PAIRS ? OS_MINB_PAIRS : OS_MINB)
   for (int j = tid; j < OS_WARPS * 256; j += OS_THREADS) (&s_hist[0][0])[j] = 0;
   __syncthreads();
   int tile = s_tile_id;
-  size_t tile_base = (size_t)tile * OS_TILE;
+  size_t tile_base = (size_t)tile * TILE;
 
-  // warp w owns keys [32 OS_ITEMS w, 32 OS_ITEMS (w + 1)) of the tile, read in OS_ITEMS coalesced rounds;
+  // warp w owns keys [32 ITEMS w, 32 ITEMS (w + 1)) of the tile, read in ITEMS coalesced rounds;
   // so (warp, round, lane) is input order, and ranking in that order keeps the pass stable
-  unsigned key[OS_ITEMS], rank[PAIRS ? OS_ITEMS : 1];
-  size_t warp_base = tile_base + (size_t)warp * 32 * OS_ITEMS;
+  unsigned key[ITEMS], rank[PAIRS ? ITEMS : 1];
+  size_t warp_base = tile_base + (size_t)warp * 32 * ITEMS;
   // key i of this lane is valid (inside the n keys) when 32 i + lane < lim
-  int lim = (warp_base >= n) ? 0 : (n - warp_base >= 32 * OS_ITEMS) ? 32 * OS_ITEMS : (int)(n - warp_base);
+  int lim = (warp_base >= n) ? 0 : (n - warp_base >= 32 * ITEMS) ? 32 * ITEMS : (int)(n - warp_base);
   const unsigned *kin = keys_in + warp_base + lane;
 #pragma unroll
-  for (int i = 0; i < OS_ITEMS; i++) key[i] = (32 * i + lane < lim) ? to_key<FLIP_IN>(kin[32 * i]) : 0u;
+  for (int i = 0; i < ITEMS; i++) key[i] = (32 * i + lane < lim) ? to_key<FLIP_IN>(kin[32 * i]) : 0u;
 
   // (1) early counts: each warp counts its digits in its own histogram, in any order (atomics), so that the
   // tile's counts are known, and published, before any key is ranked
 #pragma unroll
-  for (int i = 0; i < OS_ITEMS; i++)
+  for (int i = 0; i < ITEMS; i++)
     if (32 * i + lane < lim) atomicAdd(&s_hist[warp][(key[i] >> shift) & 255u], 1u);
   __syncthreads();
 
-  // (2) thread d < 256: digit d's count in the tile, and each warp's offset among the tile's d's; the chained
-  // scan: publish the count (A), look back for the tiles before, publish the prefix (P)
+  // (2) thread d < 256: digit d's count in the tile, and each warp's offset among the tile's d's; the count
+  // goes out at once (A), so that the tiles after this one can use it while this one ranks its keys
   int d = tid;
-  unsigned count = 0, excl = 0;
+  unsigned count = 0;
   if (d < 256) {
+    unsigned *st = status + d;
     for (int w = 0; w < OS_WARPS; w++) {
       unsigned c = s_hist[w][d];
       s_hist[w][d] = count;
       count += c;
     }
-    unsigned *st = status + d;
-    if (tile == 0) {
-      *(volatile unsigned *)&st[0] = OS_FLAG_P | count;
-    } else {
-      *(volatile unsigned *)&st[(size_t)tile * 256] = OS_FLAG_A | count;
-      for (int pred = tile - 1; pred >= 0; pred--) {
-        unsigned w;
-        int spins = 0;
-        do {
-          w = *(volatile unsigned *)&st[(size_t)pred * 256];
-        } while ((w & ~OS_VALUE_MASK) == 0 && ++spins < SPIN_LIMIT);
-        if (spins == SPIN_LIMIT) {
-          atomicExch(error, 1);
-          break;
-        }
-        excl += w & OS_VALUE_MASK;
-        if (w & OS_FLAG_P) break;
-      }
-      *(volatile unsigned *)&st[(size_t)tile * 256] = OS_FLAG_P | (excl + count);
-    }
+    *(volatile unsigned *)&st[(size_t)tile * 256] = ((tile == 0) ? OS_FLAG_P : OS_FLAG_A) | count;
   }
   unsigned all;
   unsigned in_tile = block_exclusive_scan_256(count, s_warp, &all); // digit d's first place in the tile
   if (d < 256) {
-    s_out[d] = digit_start[d] + excl - in_tile;
     for (int w = 0; w < OS_WARPS; w++) s_hist[w][d] += in_tile; // warp w's first place for its d's
+    s_out[d] = in_tile;                                          // for the look-back, below
   }
   __syncthreads();
 
   // (3) rank every key and put it in its place in the sorted tile (a full tile skips the checks of n)
-  if (lim == 32 * OS_ITEMS)
+  if (lim == 32 * ITEMS)
     rank_keys<true, PAIRS>(key, rank, s_hist[warp], s_tile, shift, lim, lane);
   else
     rank_keys<false, PAIRS>(key, rank, s_hist[warp], s_tile, shift, lim, lane);
   __syncthreads();
 
+  // (4) only now the look-back (as CUB's Onesweep orders it): the tiles before this one have had the time of
+  // its ranking to publish, so it waits less. Thread d adds the counts of digit d in the tiles before, back
+  // to the first with a prefix (P), and publishes its own prefix.
+  if (d < 256) {
+    int tile = s_tile_id; // (read again: a register held through the ranking would be one fewer for the keys)
+    unsigned excl = 0, *st = status + d;
+    for (int pred = tile - 1; pred >= 0; pred--) {
+      unsigned w;
+      int spins = 0;
+      do {
+        w = *(volatile unsigned *)&st[(size_t)pred * 256];
+      } while ((w & ~OS_VALUE_MASK) == 0 && ++spins < SPIN_LIMIT);
+      if (spins == SPIN_LIMIT) {
+        atomicExch(error, 1);
+        break;
+      }
+      excl += w & OS_VALUE_MASK;
+      if (w & OS_FLAG_P) break;
+    }
+    if (tile > 0) *(volatile unsigned *)&st[(size_t)tile * 256] = OS_FLAG_P | (excl + count);
+    // (digit_start is read here, not before the ranking: a load held in flight through the ranking cost ptxas
+    // registers it then spilled)
+    s_out[d] = digit_start[d] + excl - s_out[d];
+  }
+  __syncthreads();
+
   // write the sorted tile out in order: consecutive threads write consecutive places of one digit's run
-  unsigned digits[PAIRS ? (OS_ITEMS + 3) / 4 : 1] = {0}; // with PAIRS: the digit of each key written, 4 a word
+  unsigned digits[PAIRS ? (ITEMS + 3) / 4 : 1] = {0}; // with PAIRS: the digit of each key written, 4 a word
 #pragma unroll
-  for (int i = 0; i < OS_ITEMS; i++) {
+  for (int i = 0; i < ITEMS; i++) {
     unsigned j = i * OS_THREADS + tid;
     if (j < all) {
       unsigned k = s_tile[j], dig = (k >> shift) & 255u;
@@ -448,17 +484,17 @@ __global__ void __launch_bounds__(OS_THREADS, PAIRS ? OS_MINB_PAIRS : OS_MINB)
   }
   if (PAIRS) { // the values follow the same permutation, through the same shared buffer; they are read only
                // now, so that their registers are not held through the ranking
-    unsigned val[PAIRS ? OS_ITEMS : 1];
+    unsigned val[PAIRS ? ITEMS : 1];
     const unsigned *vin = vals_in + warp_base + lane;
 #pragma unroll
-    for (int i = 0; i < OS_ITEMS; i++) val[PAIRS ? i : 0] = (32 * i + lane < lim) ? vin[32 * i] : 0u;
+    for (int i = 0; i < ITEMS; i++) val[PAIRS ? i : 0] = (32 * i + lane < lim) ? vin[32 * i] : 0u;
     __syncthreads();
 #pragma unroll
-    for (int i = 0; i < OS_ITEMS; i++)
+    for (int i = 0; i < ITEMS; i++)
       if (32 * i + lane < lim) s_tile[rank[PAIRS ? i : 0]] = val[PAIRS ? i : 0];
     __syncthreads();
 #pragma unroll
-    for (int i = 0; i < OS_ITEMS; i++) {
+    for (int i = 0; i < ITEMS; i++) {
       unsigned j = i * OS_THREADS + tid;
       if (j < all) vals_out[s_out[(digits[PAIRS ? i / 4 : 0] >> (8 * (i % 4))) & 255u] + j] = s_tile[j];
     }
@@ -484,7 +520,7 @@ typedef struct {
   size_t thrust_temp_bytes;
 } sort_plan;
 
-static unsigned os_tiles(size_t n) { return (unsigned)((n + OS_TILE - 1) / OS_TILE); }
+static unsigned os_tiles(size_t n, bool pairs) { return (unsigned)((n + os_tile(pairs) - 1) / os_tile(pairs)); }
 
 static void run_1bit(void *arg) {
   sort_plan *p = (sort_plan *)arg;
@@ -509,8 +545,11 @@ static void run_4bit(void *arg) {
   }
 }
 
+typedef void (*onesweep_pass_fn)(const unsigned *, unsigned *, const unsigned *, unsigned *, size_t, int,
+                                 const unsigned *, unsigned *, unsigned *, int *);
+
 template <bool PAIRS, bool FLOAT> static void onesweep_sort(sort_plan *p) {
-  unsigned nb = os_tiles(p->n);
+  unsigned nb = os_tiles(p->n, PAIRS);
   unsigned *hist = p->d_work, *start = hist + 1024, *tickets = start + 1024, *status = tickets + 4;
   // one memset: counts, tickets and every pass's status words back to zero
   checkCudaErrors(cudaMemsetAsync(p->d_work, 0, p->work_words * 4));
@@ -524,19 +563,12 @@ template <bool PAIRS, bool FLOAT> static void onesweep_sort(sort_plan *p) {
   const unsigned *vsrc[4] = {p->d_vin, p->d_valt, p->d_vout, p->d_valt};
   unsigned *vdst[4] = {p->d_valt, p->d_vout, p->d_valt, p->d_vout};
   for (int pass = 0; pass < 4; pass++) {
-    unsigned *st = status + (size_t)pass * nb * 256;
-    if (pass == 0)
-      onesweep_pass<PAIRS, FLOAT, false><<<nb, OS_THREADS>>>(src[pass], dst[pass], vsrc[pass], vdst[pass], p->n,
-                                                             8 * pass, start + 256 * pass, st, tickets + pass,
-                                                             p->d_error);
-    else if (pass == 3)
-      onesweep_pass<PAIRS, false, FLOAT><<<nb, OS_THREADS>>>(src[pass], dst[pass], vsrc[pass], vdst[pass], p->n,
-                                                             8 * pass, start + 256 * pass, st, tickets + pass,
-                                                             p->d_error);
-    else
-      onesweep_pass<PAIRS, false, false><<<nb, OS_THREADS>>>(src[pass], dst[pass], vsrc[pass], vdst[pass], p->n,
-                                                             8 * pass, start + 256 * pass, st, tickets + pass,
-                                                             p->d_error);
+    // float keys: flipped to ordered keys as the first pass reads them, back as the last pass writes them
+    onesweep_pass_fn pass_kernel = (pass == 0)   ? onesweep_pass<PAIRS, FLOAT, false>
+                                   : (pass == 3) ? onesweep_pass<PAIRS, false, FLOAT>
+                                                 : onesweep_pass<PAIRS, false, false>;
+    pass_kernel<<<nb, OS_THREADS>>>(src[pass], dst[pass], vsrc[pass], vdst[pass], p->n, 8 * pass, start + 256 * pass,
+                                    status + (size_t)pass * nb * 256, tickets + pass, p->d_error);
     getLastCudaError("onesweep_pass execution failed");
   }
 }
@@ -651,7 +683,7 @@ static int main_sort(int argc, char **argv) {
   (void)dev;
 
   size_t N = (size_t)n, bytes = N * 4;
-  unsigned nb = os_tiles(N);
+  unsigned nb = os_tiles(N, false); // (keys alone: the smaller tile, the more status words)
   int arrays = pairs ? 6 : 3;
   device_memory_check((size_t)arrays * bytes + 2 * bytes + (size_t)nb * 256 * 16 + (64 << 20),
                       "keys in, out and between passes (values too with -pairs), CUB's and Thrust's workspace",

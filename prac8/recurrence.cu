@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "cp_async.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
 #include "timing.h"
@@ -254,22 +255,6 @@ __device__ float lookback(unsigned long long *status, const float2 *agg, int til
 #define RL_ROUNDS (RL_VECS / (32 * RL_WARPS)) // rounds of one vector a lane in each warp's part: 6
 static_assert(RL_VECS % RL_THREADS == 0 && RL_VECS % (32 * RL_WARPS) == 0, "whole rounds of 16-byte vectors");
 
-// one 16-byte copy from global to shared memory without a register in between (sm_80 and later: cp.async;
-// before: an ordinary load and store)
-__device__ __forceinline__ void copy16_to_shared(void *dst, const void *src) {
-#if __CUDA_ARCH__ >= 800
-  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
-#else
-  *(float4 *)dst = *(const float4 *)src;
-#endif
-}
-__device__ __forceinline__ void copies_to_shared_wait() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
-  asm volatile("cp.async.wait_group 0;\n" ::);
-#endif
-}
 
 __global__ void __launch_bounds__(RL_THREADS)
     recurrence_lookback(const float *s, const float *u, float *v, size_t n, unsigned *ticket, unsigned ticket_base,
@@ -294,7 +279,7 @@ __global__ void __launch_bounds__(RL_THREADS)
       copy16_to_shared(&s_s[i], &gs[i]);
       copy16_to_shared(&s_u[i], &gu[i]);
     }
-    copies_to_shared_wait();
+    cp_async_wait_all();
   } else {
     for (int i = threadIdx.x; i < RL_VECS; i += RL_THREADS) {
       size_t g = tile_base + 4 * (size_t)i;

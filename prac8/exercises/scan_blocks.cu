@@ -41,6 +41,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "args.h"
+#include "cp_async.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
 #include "timing.h"
@@ -318,22 +319,6 @@ __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, 
 #define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 12
 static_assert(LB_VECS % LB_THREADS == 0 && LB_VECS % (32 * LB_WARPS) == 0, "whole rounds of 16-byte vectors");
 
-// one 16-byte copy from global to shared memory without a register in between (sm_80 and later: cp.async;
-// before: an ordinary load and store)
-__device__ __forceinline__ void copy16_to_shared(void *dst, const void *src) {
-#if __CUDA_ARCH__ >= 800
-  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
-#else
-  *(int4 *)dst = *(const int4 *)src;
-#endif
-}
-__device__ __forceinline__ void copies_to_shared_wait() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
-  asm volatile("cp.async.wait_group 0;\n" ::);
-#endif
-}
 
 #ifndef LB_UNROLL
 #define LB_UNROLL 4
@@ -369,7 +354,7 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
 #pragma unroll
     for (int r = 0; r < LB_VECS / LB_THREADS; r++)
       copy16_to_shared(&s_v[r * LB_THREADS + threadIdx.x], &src[r * LB_THREADS + threadIdx.x]);
-    copies_to_shared_wait();
+    cp_async_wait_all();
   } else {
     for (int v = threadIdx.x; v < LB_VECS; v += LB_THREADS) {
       size_t i = tile_base + 4 * (size_t)v;
