@@ -15,10 +15,10 @@
  *   -kernel=3  onesweep (step 9): one histogram kernel counts all four 8-bit digits of every key in a single
  *              read and scans them (where each digit's keys start), then one kernel a pass: a block takes
  *              its tile from an atomic ticket, counts its digits in warp-private histograms, publishes its
- *              256 digit counts at once and looks back, digit by digit, for the counts of the tiles before
- *              it (the chained scan of scan_blocks, 256 of them side by side); only then does it rank its
- *              keys (8 ballots find the lanes with equal digits), sort the tile in shared memory and write
- *              each digit's run of keys contiguously. -float sorts floats (the sign-flip bijection on the
+ *              256 digit counts at once, ranks its keys (8 ballots find the lanes with equal digits) into a
+ *              tile sorted in shared memory, and only then looks back, digit by digit, for the counts of the
+ *              tiles before it (the chained scan of scan_blocks, 256 of them side by side), as CUB's own
+ *              Onesweep orders it; then it writes each digit's run of keys contiguously. -float sorts floats (the sign-flip bijection on the
  *              way in and out), -pairs carries a 32-bit value with each key.
  *   -kernel=0  cub::DeviceRadixSort (SortKeys, or SortPairs with -pairs); -kernel=4 thrust::sort (or
  *              sort_by_key), each with its temporary storage allocated once.
