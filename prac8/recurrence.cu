@@ -243,7 +243,9 @@ __device__ float lookback(unsigned long long *status, const float2 *agg, int til
 // tile waits for the tiles before it, and what keeps the memory busy meanwhile is how many tiles an SM holds):
 // 5376 elements, s and u, 42 KB a block, 7 warps of 6 rounds. Measured on an H100 at 2^28 (% of the copy):
 // in registers (REC_ITEMS a thread, as recurrence_block) 63.7; 128 threads x 3072: 70.0; 128 x 4096: 71.7;
-// 192 x 4608: 76.0; 224 x 5376: 77.1; 256 x 5120 (5 rounds): 75.5.
+// 192 x 4608: 76.0; 224 x 5376: 77.1; 256 x 5120 (5 rounds): 75.5. Then, at 224 x 5376, the order of the
+// work: A published after the scan and the look-back before the scan, 77.1; A first (by a reduction) and the
+// look-back after the scan, as below, 82.3-83.1 (H200: 70.1 -> 76.4).
 #ifndef RL_THREADS
 #define RL_THREADS 224
 #endif
@@ -293,8 +295,51 @@ __global__ void __launch_bounds__(RL_THREADS)
   }
   __syncthreads();
 
-  // warp w composes its part in rounds of 32 vectors (warp_chunk_scan's method), each element's map from the
-  // start of the part written back in place
+  // (a) each warp's total map by a plain reduction, so that the tile's map (A) can go out before the scan:
+  // lane l composes the RL_ROUNDS vectors it owns in a row (4 RL_ROUNDS consecutive elements, so their order
+  // is the array's), then 5 shuffle steps compose the 32 lanes' maps, lower lane first
+  {
+    affine m = identity();
+#pragma unroll
+    for (int r = 0; r < RL_ROUNDS; r++) {
+      int i = (warp * 32 + lane) * RL_ROUNDS + r;
+      float4 a = s_s[i], b = s_u[i];
+      m = then(then(then(then(m, affine{a.x, b.x}), affine{a.y, b.y}), affine{a.z, b.z}), affine{a.w, b.w});
+    }
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      affine o;
+      o.s = __shfl_down_sync(FULL_MASK, m.s, d);
+      o.u = __shfl_down_sync(FULL_MASK, m.u, d);
+      if (lane + d < 32) m = then(m, o); // lanes [l, l + d) first, then [l + d, l + 2d)
+    }
+    if (lane == 0) s_warp_total[warp] = m;
+  }
+  __syncthreads();
+
+  // (b) warp 0: the warps' maps from the tile's start, and the tile's map, which goes out at once (A; tile
+  // 0's is its P)
+  affine a_tile = identity(), excl_warp = identity();
+  if (warp == 0) {
+    affine w = (lane < RL_WARPS) ? s_warp_total[lane] : identity();
+    affine incl = warp_inclusive_scan(w, lane);
+    excl_warp = shfl_up(incl, 1);
+    if (lane == 0) excl_warp = identity();
+    a_tile = shfl_idx(incl, RL_WARPS - 1);
+    if (lane == 0) {
+      if (tile == 0) {
+        publish(status, 0, epoch, FLAG_P, a_tile.u);
+      } else {
+        *(volatile unsigned long long *)&agg[tile] =
+            (unsigned long long)__float_as_uint(a_tile.u) << 32 | __float_as_uint(a_tile.s); // one 8-byte store
+        __threadfence(); // the pair before the flag
+        publish(status, tile, epoch, FLAG_A, 0.0f);
+      }
+    }
+  }
+
+  // (c) warp w composes its part in rounds of 32 vectors (warp_chunk_scan's method), each element's map from
+  // the start of the part written back in place (the reads of (a) ended at the barrier)
   affine carry = identity();
   for (int r = 0; r < RL_ROUNDS; r++) {
     int i = (warp * RL_ROUNDS + r) * 32 + lane;
@@ -308,30 +353,16 @@ __global__ void __launch_bounds__(RL_THREADS)
     s_u[i] = make_float4(p0.u, p1.u, p2.u, p3.u);
     carry = then(carry, shfl_idx(incl, 31));
   }
-  if (lane == 0) s_warp_total[warp] = carry;
-  __syncthreads();
 
-  // warp 0: the warps' maps from the tile's start, the tile's map, the look-back, v before each warp's part
+  // (d) warp 0, only now: the look-back (as scan_blocks and radix_sort order it: the tiles before have had
+  // the time of this tile's scan to publish), then v before each warp's part
   if (warp == 0) {
-    affine w = (lane < RL_WARPS) ? s_warp_total[lane] : identity();
-    affine incl = warp_inclusive_scan(w, lane);
-    affine excl = shfl_up(incl, 1);
-    if (lane == 0) excl = identity();
-    affine a = shfl_idx(incl, RL_WARPS - 1);
     float v_in = 0.0f;
-    if (tile == 0) {
-      if (lane == 0) publish(status, 0, epoch, FLAG_P, a.u);
-    } else {
-      if (lane == 0) {
-        *(volatile unsigned long long *)&agg[tile] =
-            (unsigned long long)__float_as_uint(a.u) << 32 | __float_as_uint(a.s); // one 8-byte store
-        __threadfence(); // the pair before the flag
-        publish(status, tile, epoch, FLAG_A, 0.0f);
-      }
+    if (tile > 0) {
       v_in = lookback(status, agg, tile, epoch, lane, error);
-      if (lane == 0) publish(status, tile, epoch, FLAG_P, fmaf(a.s, v_in, a.u));
+      if (lane == 0) publish(status, tile, epoch, FLAG_P, fmaf(a_tile.s, v_in, a_tile.u));
     }
-    if (lane < RL_WARPS) s_v_warp[lane] = fmaf(excl.s, v_in, excl.u);
+    if (lane < RL_WARPS) s_v_warp[lane] = fmaf(excl_warp.s, v_in, excl_warp.u);
   }
   __syncthreads();
 
@@ -425,8 +456,9 @@ int main(int argc, char **argv) {
 
   // Tolerance: v[n] = sum over k of u[k] s[k+1] ... s[n]; however the GPU brackets the compositions, each
   // term passes through a bounded number of float roundings (about 2 a composition, and at most 16 + 5 + 5
-  // + 3 compositions inside a tile of recurrence_block, 3 + 5 + 6 + 4 + 2 + 1 in one of the look-back
-  // kernel, a few more for each tile the look-back composes; the products of random
+  // + 3 compositions inside a tile of recurrence_block; in one of the look-back kernel 3 + 5 + 6 + 4 + 2 + 1
+  // within a warp's part, and for the parts before it 24 + 5 + 3 + 1 (a warp's total composes its lanes' 24
+  // elements in a row); a few more for each tile the look-back composes; the products of random
   // s in [-1, 1] over a whole tile are below 2^-4000, so terms from tiles further back have vanished). So
   // |v - gold| <= K u mag[n], mag[n] = sum of |terms| (the gold computes it), u = 2^-24; K = 128 is twice
   // that count with room to spare.
