@@ -18,8 +18,9 @@
  *              256 digit counts at once, ranks its keys (8 ballots find the lanes with equal digits) into a
  *              tile sorted in shared memory, and only then looks back, digit by digit, for the counts of the
  *              tiles before it (the chained scan of scan_blocks, 256 of them side by side), as CUB's own
- *              Onesweep orders it; then it writes each digit's run of keys contiguously. -float sorts floats (the sign-flip bijection on the
- *              way in and out), -pairs carries a 32-bit value with each key.
+ *              Onesweep orders it; then it writes each digit's run of keys contiguously. -float sorts
+ *              floats (the sign-flip bijection on the way in and out), -pairs carries a 32-bit value with
+ *              each key.
  *   -kernel=0  cub::DeviceRadixSort (SortKeys, or SortPairs with -pairs); -kernel=4 thrust::sort (or
  *              sort_by_key), each with its temporary storage allocated once.
  * Default: every kernel that applies. Each result is checked against radix_sort_gold (a stable CPU radix
@@ -223,7 +224,7 @@ __global__ void radix4_scatter(const unsigned *keys, unsigned *out, size_t n, in
 #define OS_MATCH 1     // 1: a warp finds equal digits with 8 ballots; 0: with __match_any_sync
 #endif
 // Blocks an SM that ptxas must leave registers for (__launch_bounds__): as many as the SM's threads and shared
-// memory allow, at most 4 for keys (40 registers a thread) and 2 with values (up to 85). Measured on an H100 at
+// memory allow, at most 4 for keys (40 registers a thread) and 2 with values (80). Measured on an H100 at
 // 2^28 keys: for keys, 4 blocks of 384 x 16 beat 3 by 6 %, 2 of 256 (the most 88 registers allow) by 25 %, and
 // tiles of 18, 20 or 23 keys a thread by 3-6 %; with values, 2 blocks of 384 x 23 (CUB's own shape on sm_90)
 // beat 3 of 384 x 16 by 11 %: a pair moves twice the bytes, and the bigger tile halves the look-backs and
@@ -256,8 +257,14 @@ __global__ void radix4_scatter(const unsigned *keys, unsigned *out, size_t n, in
 #ifndef OS_MINB
 #define OS_MINB (OS_FIT(OS_ITEMS) < 4 ? OS_FIT(OS_ITEMS) : 4)
 #endif
+// With values, 2 blocks an SM cap the registers at 80, which only sm_90's code fits without spilling (CUDA 13.0
+// spills 4-16 bytes a thread on sm_80, 8.6, 8.9, 10.0 and 12.0): elsewhere ptxas is left free (1 block).
 #ifndef OS_MINB_PAIRS
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900)
 #define OS_MINB_PAIRS (OS_FIT(OS_ITEMS_PAIRS) < 2 ? OS_FIT(OS_ITEMS_PAIRS) : 2)
+#else
+#define OS_MINB_PAIRS 1
+#endif
 #endif
 #define OS_WARPS (OS_THREADS / 32)
 #define OS_HIST_THREADS 512

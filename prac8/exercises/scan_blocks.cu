@@ -312,7 +312,7 @@ __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, 
 // stores, and most of that time it waits for the tiles before it; what keeps the memory busy meanwhile is how
 // many tiles an SM holds. In registers (step 3's 16 a thread, 256 threads) an H100 SM held 6 to 8 tiles of
 // 16 KB, 96-128 KB (the earlier version of this kernel: 32 registers for floats, 36 for ints, CUDA 13.0); in
-// shared memory (24 KB a block, 56 registers for floats and 46 for ints, 128 threads) it holds 9 tiles of
+// shared memory (24 KB a block, 47-48 registers a thread, 128 threads) it holds 9 tiles of
 // 24 KB, 216 KB. Measured with make bench at 2^28 on an H100 (floats): 0.933 ms in registers, 0.818 ms now.
 #define LB_THREADS 128
 #define LB_TILE 6144 // 24 KB of floats or ints
@@ -326,10 +326,14 @@ static_assert(LB_VECS % LB_THREADS == 0 && LB_VECS % (32 * LB_WARPS) == 0, "whol
 #endif
 // 9 blocks an SM: what the H100's 228 KB of shared memory holds at 24 KB a tile. __launch_bounds__ makes
 // ptxas keep the registers within 65536 / (9 x 128) = 56 a thread, so that registers never become the limit
-// (CUDA 13.0 then gives the float kernel 48 and the int kernel 46; unbounded it took 56 for floats, and
-// both ran at 0.818 ms at 2^28 on an H100)
+// (CUDA 13.0 then gives every version 47 or 48; unbounded it took 56 for floats, and both ran at 0.818 ms
+// at 2^28 on an H100). A Turing SM (7.5) holds only 1024 threads, 8 blocks of 128.
 #ifndef LB_MINB
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
+#define LB_MINB 8
+#else
 #define LB_MINB 9
+#endif
 #endif
 static constexpr int lb_unroll = LB_UNROLL;
 // FIXED: the deterministic look-back (lookback_fixed, status words st_a, st_s, st_p in one array: st_s at
