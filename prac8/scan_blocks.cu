@@ -16,7 +16,7 @@
  *              waits for a tile nobody has started yet waits for ever), publishes its total at once
  *              (flag A), looks back over its predecessors' published values until it meets an inclusive
  *              prefix (flag P), and publishes its own inclusive prefix (decoupled look-back). Its tiles are
- *              6144 elements held in shared memory (128 threads, 12 rounds a warp; see LB_TILE for why).
+ *              8192 elements held in shared memory (128 threads, 16 rounds a warp; see LB_TILE for why).
  *   -kernel=3  scan_lookback_fixed (step 4, deterministic): the same kernel with a look-back that adds the
  *              same values in the same order on every run (groups of 32 tiles, supergroups of 1024; see
  *              lookback_fixed), so that random floats give the same bits every time.
@@ -325,28 +325,30 @@ __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, 
 // stores, and most of that time it waits for the tiles before it; what keeps the memory busy meanwhile is how
 // many tiles an SM holds. In registers (step 3's 16 a thread, 256 threads) an H100 SM held 6 to 8 tiles of
 // 16 KB, 96-128 KB (the earlier version of this kernel: 32 registers for floats, 36 for ints, CUDA 13.0); in
-// shared memory (24 KB a block, 47-48 registers a thread, 128 threads) it holds 9 tiles of
-// 24 KB, 216 KB. Measured with make bench at 2^28 on an H100 (floats): 0.933 ms in registers, 0.818 ms now.
+// shared memory (24 KB a block, 128 threads) it held 9 tiles of 24 KB, 216 KB: 0.933 ms in registers, 0.818
+// ms in shared memory (make bench at 2^28 on an H100, floats). Later, with the work in the order below, 6
+// tiles of 32 KB an SM (192 KB) beat 9 of 24 KB on both GPUs (% of the copy at 2^28, floats, look-back and
+// fixed look-back): H100 89.5 / 90.3 -> 90.2 / 92.0, H200 81.3 / 82.1 -> 82.3 / 83.4. A quarter fewer tiles
+// is a quarter fewer links in the chain of tiles waiting for each other; tiles of 20 KB were slower.
+#ifndef LB_THREADS
 #define LB_THREADS 128
-#define LB_TILE 6144 // 24 KB of floats or ints
+#endif
+#ifndef LB_TILE
+#define LB_TILE 8192 // 32 KB of floats or ints
+#endif
 #define LB_WARPS (LB_THREADS / 32)
 #define LB_VECS (LB_TILE / 4)                  // 16-byte vectors in a tile
-#define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 12
+#define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 16
 static_assert(LB_VECS % LB_THREADS == 0 && LB_VECS % (32 * LB_WARPS) == 0, "whole rounds of 16-byte vectors");
 
 #ifndef LB_UNROLL
 #define LB_UNROLL 4
 #endif
-// 9 blocks an SM: what the H100's 228 KB of shared memory holds at 24 KB a tile. __launch_bounds__ makes
-// ptxas keep the registers within 65536 / (9 x 128) = 56 a thread, so that registers never become the limit
-// (CUDA 13.0 then gives every version 47 or 48; unbounded it took 56 for floats, and both ran at 0.818 ms
-// at 2^28 on an H100). A Turing SM (7.5) holds only 1024 threads, 8 blocks of 128.
+// 6 blocks an SM: what an H100's or H200's 228 KB of shared memory holds at 32 KB a tile (and 1 KB each that
+// the system keeps). __launch_bounds__ tells ptxas to leave registers for them (65536 / (6 x 128) = 85 a
+// thread; it needs fewer), so that registers never become the limit.
 #ifndef LB_MINB
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750)
-#define LB_MINB 8
-#else
-#define LB_MINB 9
-#endif
+#define LB_MINB 6
 #endif
 static constexpr int lb_unroll = LB_UNROLL;
 // FIXED: the deterministic look-back (lookback_fixed, status words st_a, st_s, st_p in one array: st_s at
@@ -388,7 +390,7 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
   }
   __syncthreads();
 
-  // (a) each warp's total by a plain reduction (its lanes sum their 48 elements, then 5 shuffles): far
+  // (a) each warp's total by a plain reduction (its lanes sum their 4 x LB_ROUNDS elements, then 5 shuffles): far
   // quicker than the scan, so that the tile's total (A) goes out early, before the scan. The tiles after this
   // one wait for that A. Measured at 2^28 on an H100 (floats), with make bench: A after the scan, about
   // 0.84 ms; A first and the look-back before the scan, 0.818 ms; A first and the look-back after the scan
@@ -614,19 +616,21 @@ int main(int argc, char **argv) {
 
   // Tolerance. Whole numbers and ints: every sum is exact, so 0. Random floats: each output is a sum of
   // non-negative floats added in some tree of depth D, so its relative error is at most D u / (1 - D u)
-  // (u = 2^-24). Within a 4096-element tile D <= 4 + 5 + 4 + 3 + 1; within a look-back tile of 6144 (12
-  // rounds a warp) an element's prefix within its warp's part has D <= 3 + 5 + 12 + 1 + 3, the warp's offset
-  // (a reduction, then a scan of 4) D <= 2 + 12 + 5 + 2, and two more adds join them: D <= 26.
+  // (u = 2^-24). Within a 4096-element tile D <= 4 + 5 + 4 + 3 + 1; within a look-back tile of LB_TILE (R =
+  // LB_ROUNDS = 16 rounds a warp) an element's prefix within its warp's part has D <= 3 + 5 + R + 1 + 3, the
+  // warp's offset (a reduction, then a scan of 4) D <= 2 + R + 5 + 2, and two more adds join them:
+  // D <= R + 14 = 30.
   //   The decoupled look-back adds at most 6 roundings a tile it passes on its way back to a P, and the chain
-  // of P's can pass through every tile: D <= 32 + 8 nb (nb tiles of 4096, more than there are of 6144) covers
-  // CUB's look-back and the three kernels as well (D <= 32 a level).
+  // of P's can pass through every tile: D <= 32 + 8 nb (nb tiles of 4096, more than there are of LB_TILE)
+  // covers CUB's look-back and the three kernels as well (D <= 32 a level).
   //   The fixed look-back (kernel 3) has a tree that does not grow with the chain: the A's 5, the S's 5 + 5,
-  // P(h) one more than P(h-1) and 10, two adds: D <= 26 + 2 + 11 + nb6 / 1024 (nb6 tiles of 6144). At 2^28
-  // that is 4.8e-6 rather than the decoupled bound's 3.1e-2, tight enough that a lost tile near the end (a
-  // relative error of about 6144 / N) cannot pass.
+  // P(h) one more than P(h-1) and 10, two adds: D <= (R + 14) + 2 + 11 + nbl / 1024 (nbl tiles of LB_TILE).
+  // At 2^28 that is 4.5e-6 rather than the decoupled bound's 3.1e-2, tight enough that a lost tile near the
+  // end (a relative error of about LB_TILE / N) cannot pass.
   double rtol = 0.0, rtol_fixed = 0.0;
   if (random) {
-    double u = 1.0 / 16777216.0, D = 32.0 + 8.0 * nb, D_fixed = 39.0 + (double)(num_lb_tiles(N) / 1024);
+    double u = 1.0 / 16777216.0, D = 32.0 + 8.0 * nb;
+    double D_fixed = (LB_ROUNDS + 27.0) + (double)(num_lb_tiles(N) / 1024);
     rtol = D * u / (1.0 - D * u);
     rtol_fixed = D_fixed * u / (1.0 - D_fixed * u);
   }

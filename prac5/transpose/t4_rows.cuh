@@ -1,29 +1,41 @@
 /*
- * transpose/t4_rows.cuh -- step 4: several rows per thread. A block of TILE x T4_BY threads (256) moves a
- * TILE x TILE padded tile, each thread TILE / T4_BY elements, T4_BY rows apart. Fewer, shorter blocks:
- * each thread has several independent loads in flight before the barrier, the index arithmetic is shared
- * among them, and more blocks fit on an SM at once than with 1024 threads each.
+ * transpose/t4_rows.cuh -- step 4: a wider tile, several rows per thread. A block of T4_TILE x T4_BY
+ * threads (64 x 8 = 512) moves a 64 x 64 padded tile, each thread T4_TILE / T4_BY = 8 elements, T4_BY
+ * rows apart. Two changes to step 3, each for the memory system:
+ *  - several rows a thread: 8 independent loads in flight before the barrier, the index arithmetic shared
+ *    among them;
+ *  - 64 columns, not 32: each row of the tile is read, and each row of its transpose written, as 256
+ *    contiguous bytes instead of 128, so that the DRAM serves fewer, longer bursts.
+ * Measured at 8192^2 (% of a device-to-device copy in the same run): 32 x 32 tiles with 32 x 8 threads gave
+ * 93.6 % on an H100 and 86.4 % on an H200; 64 x 64 tiles with 64 x 8 threads give 96.2 % and 93.2 %
+ * (64 x 4 threads: 95.0 and 93.9 %; 64 x 16: 94.5 and 86.1 %). The padding keeps the column reads of
+ * tile[tx][ty + i] conflict-free: element (i, j) is in bank (65 i + j) % 32 = (i + j) % 32.
  */
+#ifndef T4_TILE
+#define T4_TILE 64
+#endif
+#ifndef T4_BY
 #define T4_BY 8
-static_assert(TILE % T4_BY == 0, "each thread moves TILE / T4_BY whole rows of the tile");
+#endif
+static_assert(T4_TILE % T4_BY == 0, "each thread moves T4_TILE / T4_BY whole rows of the tile");
 
-__global__ void __launch_bounds__(TILE * T4_BY)
+__global__ void __launch_bounds__(T4_TILE * T4_BY)
     transpose_rows(const float *__restrict__ in, float *__restrict__ out, int rows, int cols) {
-  __shared__ float tile[TILE][TILE + 1];
+  __shared__ float tile[T4_TILE][T4_TILE + 1];
   int tx = threadIdx.x, ty = threadIdx.y;
-  int c = blockIdx.x * TILE + tx, r = blockIdx.y * TILE + ty;
+  int c = blockIdx.x * T4_TILE + tx, r = blockIdx.y * T4_TILE + ty;
 #pragma unroll
-  for (int i = 0; i < TILE; i += T4_BY)
+  for (int i = 0; i < T4_TILE; i += T4_BY)
     if (r + i < rows && c < cols) tile[ty + i][tx] = in[(r + i) * cols + c];
   __syncthreads();
-  int oc = blockIdx.y * TILE + tx, orow = blockIdx.x * TILE + ty;
+  int oc = blockIdx.y * T4_TILE + tx, orow = blockIdx.x * T4_TILE + ty;
 #pragma unroll
-  for (int i = 0; i < TILE; i += T4_BY)
+  for (int i = 0; i < T4_TILE; i += T4_BY)
     if (orow + i < cols && oc < rows) out[(orow + i) * rows + oc] = tile[tx][ty + i];
 }
 
 static void run_rows(const float *input, float *output, int rows, int cols) {
-  dim3 block(TILE, T4_BY), grid(ceil_div(cols, TILE), ceil_div(rows, TILE));
+  dim3 block(T4_TILE, T4_BY), grid(ceil_div(cols, T4_TILE), ceil_div(rows, T4_TILE));
   transpose_rows<<<grid, block>>>(input, output, rows, cols);
   getLastCudaError("transpose_rows execution failed");
 }
