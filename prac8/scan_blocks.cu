@@ -340,13 +340,17 @@ __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, 
 #define LB_VECS (LB_TILE / 4)                  // 16-byte vectors in a tile
 #define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 16
 static_assert(LB_VECS % LB_THREADS == 0 && LB_VECS % (32 * LB_WARPS) == 0, "whole rounds of 16-byte vectors");
+// the tolerances in main() count on these: a tile's tree at most 32 deep, tiles no smaller than step 3's, 4 warps
+static_assert(LB_ROUNDS + 14 <= 32 && LB_TILE >= SCAN_TILE && LB_WARPS == 4, "see the tolerance in main()");
 
 #ifndef LB_UNROLL
 #define LB_UNROLL 4
 #endif
 // 6 blocks an SM: what an H100's or H200's 228 KB of shared memory holds at 32 KB a tile (and 1 KB each that
 // the system keeps). __launch_bounds__ tells ptxas to leave registers for them (65536 / (6 x 128) = 85 a
-// thread; it needs fewer), so that registers never become the limit.
+// thread; it needs fewer), so that registers never become the limit. The tile was tuned on sm_90 and not
+// measured elsewhere: with less shared memory an SM holds fewer of them (4 on an A100's 164 KB, 3 on the
+// 100 KB of 8.6, 8.9 and 12.x, 1 on Turing's 64 KB, where 6144 allowed 6, 3 and 2).
 #ifndef LB_MINB
 #define LB_MINB 6
 #endif
@@ -625,7 +629,7 @@ int main(int argc, char **argv) {
   // covers CUB's look-back and the three kernels as well (D <= 32 a level).
   //   The fixed look-back (kernel 3) has a tree that does not grow with the chain: the A's 5, the S's 5 + 5,
   // P(h) one more than P(h-1) and 10, two adds: D <= (R + 14) + 2 + 11 + nbl / 1024 (nbl tiles of LB_TILE).
-  // At 2^28 that is 4.5e-6 rather than the decoupled bound's 3.1e-2, tight enough that a lost tile near the
+  // At 2^28 that is 4.5e-6 rather than the decoupled bound's 3.2e-2, tight enough that a lost tile near the
   // end (a relative error of about LB_TILE / N) cannot pass.
   double rtol = 0.0, rtol_fixed = 0.0;
   if (random) {
