@@ -461,8 +461,8 @@ int main(int argc, char **argv) {
   // elements in a row); a few more for each tile the look-back composes; the products of random
   // s in [-1, 1] over a whole tile are below 2^-4000, so terms from tiles further back have vanished). So
   // |v - gold| <= K u mag[n], mag[n] = sum of |terms| (the gold computes it), u = 2^-24. The longest path
-  // is those 33 compositions and a few for the look-back, some 80 roundings; K = 128 is above that (the largest error measured,
-  // at every size in runs on an H100, is 4.4 u mag[n]).
+  // is those 33 compositions and a few for the look-back, some 80 roundings; K = 128 is above that (the
+  // largest error measured, at every size in runs on an H100, is 4.4 u mag[n]).
   const double K = 128.0, unit = 1.0 / 16777216.0;
 
   rec_plan p;

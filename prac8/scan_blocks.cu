@@ -330,9 +330,7 @@ __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, 
 // tiles of 32 KB an SM (192 KB) beat 9 of 24 KB on both GPUs (% of the copy at 2^28, floats, look-back and
 // fixed look-back): H100 89.5 / 90.3 -> 90.2 / 92.0, H200 81.3 / 82.1 -> 82.3 / 83.4. A quarter fewer tiles
 // is a quarter fewer links in the chain of tiles waiting for each other; tiles of 20 KB were slower.
-#ifndef LB_THREADS
 #define LB_THREADS 128
-#endif
 #ifndef LB_TILE
 #define LB_TILE 8192 // 32 KB of floats or ints
 #endif
@@ -340,7 +338,8 @@ __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, 
 #define LB_VECS (LB_TILE / 4)                  // 16-byte vectors in a tile
 #define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 16
 static_assert(LB_VECS % LB_THREADS == 0 && LB_VECS % (32 * LB_WARPS) == 0, "whole rounds of 16-byte vectors");
-// the tolerances in main() count on these: a tile's tree at most 32 deep, tiles no smaller than step 3's, 4 warps
+// the tolerances in main() count on these: a tile's tree at most 32 deep, tiles no smaller than step 3's,
+// 4 warps (LB_TILE may be set with -D to try another tile)
 static_assert(LB_ROUNDS + 14 <= 32 && LB_TILE >= SCAN_TILE && LB_WARPS == 4, "see the tolerance in main()");
 
 #ifndef LB_UNROLL
@@ -395,10 +394,10 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
   __syncthreads();
 
   // (a) each warp's total by a plain reduction (its lanes sum their 4 x LB_ROUNDS elements, then 5 shuffles): far
-  // quicker than the scan, so that the tile's total (A) goes out early, before the scan. The tiles after this
-  // one wait for that A. Measured at 2^28 on an H100 (floats), with make bench: A after the scan, about
-  // 0.84 ms; A first and the look-back before the scan, 0.818 ms; A first and the look-back after the scan
-  // (below), 0.798 ms, and 0.792 ms with the fixed look-back.
+  // quicker than the scan, so that the tile's total (A) goes out early, before the scan. The tiles after this one
+  // wait for that A. Measured at 2^28 on an H100 (floats), with make bench: A after the scan, about 0.84 ms; A first
+  // and the look-back before the scan, 0.818 ms; A first and the look-back after the scan (below), 0.798 ms, and
+  // 0.792 ms with the fixed look-back.
   T part = 0;
 #pragma unroll
   for (int r = 0; r < LB_ROUNDS; r++) {
