@@ -9,6 +9,7 @@
  *   -kernel=4  2-D 8 x 8 register tiles, 16-byte loads                    sgemm/k4_2d_tiles.cuh
  *   -kernel=5  warp tiles, no bank conflicts, double buffering            sgemm/k5_double_buffer.cuh
  *   -kernel=6  step 5 with tiles twice as deep along N (16)               sgemm/k6_deep_tiles.cuh
+ *   -kernel=7  8 x 16 outputs a thread, a cp.async pipeline                sgemm/k7_pipeline.cuh
  *
  * The oracle, for every step: the product in double on the host (every row, or evenly spaced rows when the
  * product is large), and cuBLAS on the same inputs (every element). An element of C is a dot product of N
@@ -44,11 +45,12 @@
 #include "sgemm/k4_2d_tiles.cuh"
 #include "sgemm/k5_double_buffer.cuh"
 #include "sgemm/k6_deep_tiles.cuh"
+#include "sgemm/k7_pipeline.cuh"
 
 // the step run without -kernel: the fastest; the starting file makes it the step left to write, so that
 // running it untouched cannot PASS
 #ifndef SGEMM_DEFAULT_KERNEL
-#define SGEMM_DEFAULT_KERNEL 6
+#define SGEMM_DEFAULT_KERNEL 7
 #endif
 
 #define GOLD_WORK 2e9 // multiply-adds the host gold may do (a second or so); beyond, evenly spaced rows
@@ -62,7 +64,7 @@ typedef struct {
 static const sgemm_step steps[] = {
     {"cublas", run_cublas},     {"naive", run_naive},       {"shared", run_shared},
     {"reg_block", run_reg_block}, {"2d_tiles", run_2d_tiles}, {"double_buffer", run_double_buffer},
-    {"deep_tiles", run_deep_tiles},
+    {"deep_tiles", run_deep_tiles}, {"pipeline", run_pipeline},
 };
 #define NSTEPS ((int)(sizeof(steps) / sizeof(steps[0])))
 
@@ -128,7 +130,7 @@ int main(int argc, char **argv) {
       {"M", ARG_INT, &M, 1, 1 << 20, "rows of A and C"},
       {"N", ARG_INT, &N, 1, 1 << 20, "columns of A, rows of B (the length of each dot product)"},
       {"K", ARG_INT, &K, 1, 1 << 20, "columns of B and C"},
-      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the step: 0 cuBLAS, 1 to 6 the ladder"},
+      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the step: 0 cuBLAS, 1 to 7 the ladder"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step, print the table and BENCH lines"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
