@@ -4,7 +4,8 @@
  * On sm_80 and later a thread issues the copy and goes on at once; the bytes land in shared memory later,
  * and the thread waits for them when it needs them. So a block can have a whole tile of loads in flight
  * with no registers held for them, which is what lets prac7's batched solver overlap its next system's
- * loads with this one's arithmetic and prac8's look-back kernels keep many tiles in flight on each SM.
+ * loads with this one's arithmetic, prac8's look-back kernels keep many tiles in flight on each SM, and
+ * prac5's SGEMM step 7 keep four tiles of A and B in flight while it multiplies.
  * Before sm_80 each copy is an ordinary load and store, and the waits are empty.
  *
  *   copy16_to_shared(&s_v[i], &g_v[i]);   // 16 bytes, both addresses 16-byte aligned
@@ -39,6 +40,26 @@ __device__ __forceinline__ void copy4_to_shared(void *dst, const void *src) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(d), "l"(src) : "memory");
 #else
   *(unsigned *)dst = *(const unsigned *)src;
+#endif
+}
+
+// The same two with a bounds test, for tiles that hang over a matrix's edge: when in is false nothing is read
+// (src must still be a valid address; pass the array's start) and the bytes at dst are set to zero, through
+// cp.async's src-size operand (0 of 16 or 4 bytes copied, the rest zero-filled).
+__device__ __forceinline__ void copy16_to_shared_or_zero(void *dst, const void *src, bool in) {
+#if __CUDA_ARCH__ >= 800
+  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(in ? 16 : 0) : "memory");
+#else
+  *(int4 *)dst = in ? *(const int4 *)src : make_int4(0, 0, 0, 0);
+#endif
+}
+__device__ __forceinline__ void copy4_to_shared_or_zero(void *dst, const void *src, bool in) {
+#if __CUDA_ARCH__ >= 800
+  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(in ? 4 : 0) : "memory");
+#else
+  *(unsigned *)dst = in ? *(const unsigned *)src : 0u;
 #endif
 }
 

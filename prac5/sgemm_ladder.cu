@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "cp_async.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
 #include "timing.h"

@@ -7,10 +7,10 @@
  *      six 16-byte shared loads, where steps 5-6 have 64 for four. 128 accumulators need most of the 255
  *      registers a thread may have, so one block of 256 threads runs on an SM: 8 warps, 2 a scheduler, each
  *      with 128 independent multiply-adds a k-step to hide the others' latency.
- *  (b) the tiles are copied by cp.async (sm_80 on): the copy engine moves global memory into shared memory
- *      while the threads compute, without passing through registers, and zero-fills what lies outside the
- *      matrices. S7_STAGES tiles are in flight at once; a thread waits only for the oldest
- *      (cp.async.wait_group), then a __syncthreads makes everyone's copies visible to everyone.
+ *  (b) the tiles are copied by cp.async (sm_80 on; ../common/cp_async.h): global memory goes into shared
+ *      memory while the threads compute, without passing through registers, and what lies outside the
+ *      matrices is filled with zeros. S7_STAGES tiles are in flight at once; a thread waits only for the
+ *      oldest (cp.async.wait_group), then a __syncthreads makes everyone's copies visible to everyone.
  *  (c) fragments double-buffered in registers: the shared loads of k-step k + 1 are issued before the
  *      multiply-adds of step k, so they land while those run.
  *  (d) the load addresses are worked out once per thread (a pointer, bounds, a shared-memory offset) and only
@@ -28,37 +28,6 @@
 #define S7_STAGES 4
 static_assert(S7_BM == 128 && S7_BN == 256 && S7_BK == 16 && S7_THREADS == 256,
               "the thread layout and the copy layout below are written for this shape");
-
-// cp.async: copy 4 or 16 bytes from global to shared memory without waiting; with in == false, copy nothing
-// and fill the destination with zeros (src must still be a valid address: the callers pass the matrix's base)
-__device__ __forceinline__ void cp_async_f32(unsigned dst, const float *src, bool in) {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(in ? 4 : 0));
-#else
-  float v = in ? *src : 0.0f;
-  asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(dst), "f"(v));
-#endif
-}
-__device__ __forceinline__ void cp_async_f32x4(unsigned dst, const float *src, bool in) {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(in ? 16 : 0));
-#else
-  float4 v = in ? *reinterpret_cast<const float4 *>(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w));
-#endif
-}
-// close this thread's group of copies issued since the last commit
-__device__ __forceinline__ void cp_async_commit() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-// wait until at most PENDING of this thread's groups are still in flight
-template <int PENDING> __device__ __forceinline__ void cp_async_wait() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
-#endif
-}
 
 template <int STAGES, bool VEC>
 __global__ void __launch_bounds__(S7_THREADS, 1)
@@ -88,36 +57,35 @@ __global__ void __launch_bounds__(S7_THREADS, 1)
   int bn = tid / 64, bk = (tid % 64) * 4;
   const float *b_src = B + (size_t)bn * K + col0 + bk;
   size_t b_step = (size_t)4 * K;
-  unsigned smem0 = (unsigned)__cvta_generic_to_shared(smem);
-  unsigned a_dst = smem0 + 4u * (an * S7_LDA + am), b_dst = smem0 + 4u * (STAGES * AS + bn * S7_BN + bk);
+  float *a_dst = As + an * S7_LDA + am, *b_dst = Bs + bn * S7_BN + bk;
 
   // issue the copies of tile t into stage t % STAGES, as one group (an empty group past the last tile keeps
   // the count of groups in flight the same every iteration)
   auto issue = [&](int t) {
     if (t < ntiles) {
       int n0 = t * S7_BK;
-      unsigned stage = (unsigned)(t % STAGES);
+      int stage = t % STAGES;
       const float *a = a_src + n0;
 #pragma unroll
       for (int j = 0; j < 4; j++)
 #pragma unroll
         for (int h = 0; h < 2; h++) {
           bool in = ((a_rows_in >> j) & 1u) && n0 + an + 8 * h < N;
-          cp_async_f32(a_dst + 4u * (stage * AS + 8 * h * S7_LDA + 32 * j), in ? a + j * a_step + 8 * h : A, in);
+          copy4_to_shared_or_zero(&a_dst[stage * AS + 8 * h * S7_LDA + 32 * j], in ? a + j * a_step + 8 * h : A, in);
         }
       const float *b = b_src + (size_t)n0 * K;
 #pragma unroll
       for (int e = 0; e < 4; e++) {
         bool row_in = n0 + bn + 4 * e < N;
-        unsigned dst = b_dst + 4u * (stage * BS + 4 * e * S7_BN);
+        float *dst = &b_dst[stage * BS + 4 * e * S7_BN];
         if (VEC) {
           bool in = row_in && col0 + bk < K; // K % 4 == 0: the 4 columns are all in or all out
-          cp_async_f32x4(dst, in ? b + e * b_step : B, in);
+          copy16_to_shared_or_zero(dst, in ? b + e * b_step : B, in);
         } else {
 #pragma unroll
           for (int i = 0; i < 4; i++) {
             bool in = row_in && col0 + bk + i < K;
-            cp_async_f32(dst + 4u * i, in ? b + e * b_step + i : B, in);
+            copy4_to_shared_or_zero(dst + i, in ? b + e * b_step + i : B, in);
           }
         }
       }
