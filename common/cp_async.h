@@ -5,11 +5,12 @@
  * and the thread waits for them when it needs them. So a block can have a whole tile of loads in flight
  * with no registers held for them, which is what lets prac7's batched solver overlap its next system's
  * loads with this one's arithmetic, prac8's look-back kernels keep many tiles in flight on each SM, and
- * prac5's SGEMM step 7 keep four tiles of A and B in flight while it multiplies.
+ * prac5's SGEMM step 7 keep three tiles of A and B in flight while it multiplies a fourth.
  * Before sm_80 each copy is an ordinary load and store, and the waits are empty.
  *
  *   copy16_to_shared(&s_v[i], &g_v[i]);   // 16 bytes, both addresses 16-byte aligned
  *   copy4_to_shared(&s_x[j], &g_x[j]);    // 4 bytes
+ *   copy16_to_shared_or_zero(&s_v[i], in ? &g_v[i] : g_v, in);  // the same, or zeros where in is false
  *   cp_async_commit();                    // close this thread's group of copies ...
  *   cp_async_wait<0>();                   // ... and wait until at most 0 of its groups are in flight
  *   __syncthreads();                      // then the other threads' copies are visible too

@@ -9,8 +9,9 @@
  *      with 128 independent multiply-adds a k-step to hide the others' latency.
  *  (b) the tiles are copied by cp.async (sm_80 on; ../common/cp_async.h): global memory goes into shared
  *      memory while the threads compute, without passing through registers, and what lies outside the
- *      matrices is filled with zeros. S7_STAGES tiles are in flight at once; a thread waits only for the
- *      oldest (cp.async.wait_group), then a __syncthreads makes everyone's copies visible to everyone.
+ *      matrices is filled with zeros. S7_STAGES = 4 stages of shared memory: the tile being multiplied and 3
+ *      more in flight. A thread waits only for the oldest (cp.async.wait_group), then a __syncthreads makes
+ *      everyone's copies visible to everyone.
  *  (c) fragments double-buffered in registers: the shared loads of k-step k + 1 are issued before the
  *      multiply-adds of step k, so they land while those run.
  *  (d) the load addresses are worked out once per thread (a pointer, bounds, a shared-memory offset) and only
@@ -25,9 +26,12 @@
 #define S7_PAD 4  // As rows padded: (128 + 4) * 4 bytes = 33 x 16, so its transposing copies hit 32 banks
 #define S7_LDA (S7_BM + S7_PAD)
 #define S7_THREADS 256
-#define S7_STAGES 4
+#ifndef S7_STAGES
+#define S7_STAGES 4 // prac5's Makefile also builds sgemm_ladder_s2 with 2, the stages a Turing GPU gets
+#endif
 static_assert(S7_BM == 128 && S7_BN == 256 && S7_BK == 16 && S7_THREADS == 256,
               "the thread layout and the copy layout below are written for this shape");
+static_assert(S7_STAGES >= 2, "the pipeline waits for all but STAGES - 2 groups: at least 2 stages");
 
 template <int STAGES, bool VEC>
 __global__ void __launch_bounds__(S7_THREADS, 1)
@@ -147,7 +151,7 @@ __global__ void __launch_bounds__(S7_THREADS, 1)
         for (int j = 0; j < 16; j++) acc[i][j] += av[i] * bv[j];
     }
   }
-  cp_async_wait<0>(); // the empty groups: nothing may be in flight when the block exits
+  cp_async_wait<0>(); // only empty groups are left by now; waiting for them costs nothing and leaves no doubt
 
 #pragma unroll
   for (int i = 0; i < 8; i++) {
@@ -162,15 +166,18 @@ __global__ void __launch_bounds__(S7_THREADS, 1)
 template <int STAGES> static void launch_pipeline(const float *A, const float *B, float *C, int M, int N, int K) {
   dim3 grid(ceil_div(K, S7_BN), ceil_div(M, S7_BM));
   int smem = STAGES * S7_BK * (S7_LDA + S7_BN) * (int)sizeof(float);
-  if (rows_aligned16(B, K) && rows_aligned16(C, K)) {
+  static int allowed = 0; // over 48 KB of dynamic shared memory must be allowed, once for each kernel
+  if (!allowed) {
     checkCudaErrors(cudaFuncSetAttribute(sgemm_pipeline<STAGES, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          smem));
-    sgemm_pipeline<STAGES, true><<<grid, S7_THREADS, smem>>>(A, B, C, M, N, K);
-  } else {
     checkCudaErrors(cudaFuncSetAttribute(sgemm_pipeline<STAGES, false>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    sgemm_pipeline<STAGES, false><<<grid, S7_THREADS, smem>>>(A, B, C, M, N, K);
+    allowed = 1;
   }
+  if (rows_aligned16(B, K) && rows_aligned16(C, K))
+    sgemm_pipeline<STAGES, true><<<grid, S7_THREADS, smem>>>(A, B, C, M, N, K);
+  else
+    sgemm_pipeline<STAGES, false><<<grid, S7_THREADS, smem>>>(A, B, C, M, N, K);
   getLastCudaError("sgemm_pipeline execution failed");
 }
 
