@@ -5,7 +5,8 @@
  *      warp a lane owns a 2 x 2 set of 4 x 4 patches, 32 rows and 16 columns apart. A warp's float4 reads
  *      of As then touch 8 distinct, consecutive float4s (128 bytes) and of Bs 4 (64 bytes): no bank
  *      conflicts, where step 4's 8-wide patches make lanes read 32 bytes apart.
- *  (b) As padded by R5_PAD floats a row, so that the transposing stores of A's tile hit 32 different banks.
+ *  (b) As padded by R5_PAD floats a row, so that the transposing stores of A's tile hit 32 different banks
+ *      (with BK = 8; step 6's BK = 16 puts two of a warp's stores in each bank).
  *  (c) double buffering: two copies of each tile. While the block computes on one, each thread has already
  *      issued the global loads of the next tile into registers; they land during the arithmetic, and are
  *      stored into the other copy afterwards. One __syncthreads per tile instead of two.
