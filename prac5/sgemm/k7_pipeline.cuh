@@ -32,6 +32,8 @@
 static_assert(S7_BM == 128 && S7_BN == 256 && S7_BK == 16 && S7_THREADS == 256,
               "the thread layout and the copy layout below are written for this shape");
 static_assert(S7_STAGES >= 2, "the pipeline waits for all but STAGES - 2 groups: at least 2 stages");
+// a block's dynamic shared memory: each stage holds a tile of A (transposed, padded rows) and a tile of B
+static constexpr int s7_shared_bytes(int stages) { return stages * S7_BK * (S7_LDA + S7_BN) * (int)sizeof(float); }
 
 template <int STAGES, bool VEC>
 __global__ void __launch_bounds__(S7_THREADS, 1)
@@ -165,7 +167,7 @@ __global__ void __launch_bounds__(S7_THREADS, 1)
 
 template <int STAGES> static void launch_pipeline(const float *A, const float *B, float *C, int M, int N, int K) {
   dim3 grid(ceil_div(K, S7_BN), ceil_div(M, S7_BM));
-  int smem = STAGES * S7_BK * (S7_LDA + S7_BN) * (int)sizeof(float);
+  constexpr int smem = s7_shared_bytes(STAGES);
   static int allowed = 0; // over 48 KB of dynamic shared memory must be allowed, once for each kernel
   if (!allowed) {
     checkCudaErrors(cudaFuncSetAttribute(sgemm_pipeline<STAGES, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -188,7 +190,7 @@ static void run_pipeline(const float *A, const float *B, float *C, int M, int N,
     checkCudaErrors(cudaGetDevice(&dev));
     checkCudaErrors(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   }
-  if (optin >= S7_STAGES * S7_BK * (S7_LDA + S7_BN) * (int)sizeof(float))
+  if (optin >= s7_shared_bytes(S7_STAGES))
     launch_pipeline<S7_STAGES>(A, B, C, M, N, K);
   else
     launch_pipeline<2>(A, B, C, M, N, K);
