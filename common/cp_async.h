@@ -14,6 +14,7 @@
  *   cp_async_commit();                    // close this thread's group of copies ...
  *   cp_async_wait<0>();                   // ... and wait until at most 0 of its groups are in flight
  *   __syncthreads();                      // then the other threads' copies are visible too
+ *   prefetch_to_l2(&g_v[far_ahead], bytes);  // sm_90: start bringing bytes into L2 for later (a hint)
  *
  * A wait covers only the calling thread's own copies: a barrier after it is what makes a tile copied by the
  * whole block readable by every thread. PTX ISA, "Data Movement and Conversion Instructions: cp.async":
@@ -82,6 +83,20 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
 __device__ __forceinline__ void cp_async_wait_all() {
   cp_async_commit();
   cp_async_wait<0>();
+}
+
+// Ask for `bytes` of global memory (16-byte aligned, a multiple of 16) to be brought into L2, and go on at once:
+// nothing lands in shared memory or registers and nothing is waited for. A hint only: the data may be gone again
+// by the time it is read, which costs time, never correctness. prac8's look-back kernels use it to have a tile
+// on its way from DRAM long before the block that will scan it starts (one instruction, cp.async.bulk.prefetch,
+// sm_90 and later; PTX ISA, "Data Movement and Conversion Instructions: cp.async.bulk.prefetch"). Before
+// sm_90 it does nothing.
+__device__ __forceinline__ void prefetch_to_l2(const void *src, unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(src), "r"(bytes) : "memory");
+#else
+  (void)src, (void)bytes;
+#endif
 }
 
 #endif /* __CUDACC__ */
