@@ -16,7 +16,7 @@
  *              waits for a tile nobody has started yet waits for ever), publishes its total at once
  *              (flag A), looks back over its predecessors' published values until it meets an inclusive
  *              prefix (flag P), and publishes its own inclusive prefix (decoupled look-back). Its tiles are
- *              8192 elements held in shared memory (128 threads, 16 rounds a warp; see LB_TILE for why).
+ *              7168 elements held in shared memory (128 threads, 14 rounds a warp; see LB_TILE for why).
  *   -kernel=3  scan_lookback_fixed (step 4, deterministic): the same kernel with a look-back that adds the
  *              same values in the same order on every run (groups of 32 tiles, supergroups of 1024; see
  *              lookback_fixed), so that random floats give the same bits every time.
@@ -336,14 +336,16 @@ __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, 
 // ms in shared memory (make bench at 2^28 on an H100, floats). Later, with the work in the order below, 6
 // tiles of 32 KB an SM (192 KB) beat 9 of 24 KB on both GPUs (% of the copy at 2^28, floats, look-back and
 // fixed look-back): H100 89.5 / 90.3 -> 90.2 / 92.0, H200 81.3 / 82.1 -> 82.3 / 83.4. A quarter fewer tiles
-// is a quarter fewer links in the chain of tiles waiting for each other; tiles of 20 KB were slower.
+// is a quarter fewer links in the chain of tiles waiting for each other; tiles of 20 KB were slower. Once the
+// tiles came from L2 (step 5's prefetch), 7 tiles of 28 KB beat 6 of 32 KB on the H200 (2^28, floats, both
+// look-backs: 89.8 / 86.8 -> 90.4 / 87.4 % of the copy) and tied on the H100 (97.0 / 95.5 -> 97.2 / 96.0).
 #define LB_THREADS 128
 #ifndef LB_TILE
-#define LB_TILE 8192 // 32 KB of floats or ints
+#define LB_TILE 7168 // 28 KB of floats or ints
 #endif
 #define LB_WARPS (LB_THREADS / 32)
 #define LB_VECS (LB_TILE / 4)                  // 16-byte vectors in a tile
-#define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 16
+#define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 14
 static_assert(LB_VECS % LB_THREADS == 0 && LB_VECS % (32 * LB_WARPS) == 0, "whole rounds of 16-byte vectors");
 // the tolerances in main() count on these: a tile's tree at most 32 deep, tiles no smaller than step 3's,
 // 4 warps (LB_TILE may be set with -D to try another tile)
@@ -352,13 +354,13 @@ static_assert(LB_ROUNDS + 14 <= 32 && LB_TILE >= SCAN_TILE && LB_WARPS == 4, "se
 #ifndef LB_UNROLL
 #define LB_UNROLL 4
 #endif
-// 6 blocks an SM: what an H100's or H200's 228 KB of shared memory holds at 32 KB a tile (and 1 KB each that
-// the system keeps). __launch_bounds__ tells ptxas to leave registers for them (65536 / (6 x 128) = 85 a
+// 7 blocks an SM: what an H100's or H200's 228 KB of shared memory holds at 28 KB a tile (and 1 KB each that
+// the system keeps). __launch_bounds__ tells ptxas to leave registers for them (65536 / (7 x 128) = 73 a
 // thread; it needs fewer), so that registers never become the limit. The tile was tuned on sm_90 and not
-// measured elsewhere: with less shared memory an SM holds fewer of them (4 on an A100's 164 KB, 3 on the
-// 100 KB of 8.6, 8.9 and 12.x, 1 on Turing's 64 KB, where 6144 allowed 6, 3 and 2).
+// measured elsewhere: with less shared memory an SM holds fewer of them (5 on an A100's 164 KB, 3 on the
+// 100 KB of 8.6, 8.9 and 12.x, 2 on Turing's 64 KB, where 6144 allowed 6, 3 and 2).
 #ifndef LB_MINB
-#define LB_MINB 6
+#define LB_MINB 7
 #endif
 static constexpr int lb_unroll = LB_UNROLL;
 // FIXED: the deterministic look-back (lookback_fixed, status words st_a, st_s, st_p in one array: st_s at
@@ -637,15 +639,15 @@ int main(int argc, char **argv) {
   // Tolerance. Whole numbers and ints: every sum is exact, so 0. Random floats: each output is a sum of
   // non-negative floats added in some tree of depth D, so its relative error is at most D u / (1 - D u)
   // (u = 2^-24). Within a 4096-element tile D <= 4 + 5 + 4 + 3 + 1; within a look-back tile of LB_TILE (R =
-  // LB_ROUNDS = 16 rounds a warp) an element's prefix within its warp's part has D <= 3 + 5 + R + 1 + 3, the
+  // LB_ROUNDS = 14 rounds a warp) an element's prefix within its warp's part has D <= 3 + 5 + R + 1 + 3, the
   // warp's offset (a reduction, then a scan of 4) D <= 2 + R + 5 + 2, and two more adds join them:
-  // D <= R + 14 = 30.
+  // D <= R + 14 = 28.
   //   The decoupled look-back adds at most 6 roundings a tile it passes on its way back to a P, and the chain
   // of P's can pass through every tile: D <= 32 + 8 nb (nb tiles of 4096, more than there are of LB_TILE)
   // covers CUB's look-back and the three kernels as well (D <= 32 a level).
   //   The fixed look-back (kernel 3) has a tree that does not grow with the chain: the A's 5, the S's 5 + 5,
   // P(h) one more than P(h-1) and 10, two adds: D <= (R + 14) + 2 + 11 + nbl / 1024 (nbl tiles of LB_TILE).
-  // At 2^28 that is 4.5e-6 rather than the decoupled bound's 3.2e-2, tight enough that a lost tile near the
+  // At 2^28 that is 4.6e-6 rather than the decoupled bound's 3.2e-2, tight enough that a lost tile near the
   // end (a relative error of about LB_TILE / N) cannot pass.
   double rtol = 0.0, rtol_fixed = 0.0;
   if (random) {
@@ -660,7 +662,7 @@ int main(int argc, char **argv) {
   memset(&p, 0, sizeof(p));
   p.n = N;
   p.is_int = use_int;
-  if (ahead < 0) { // an eighth of L2 ahead (step 5: 240 tiles of 32 KB on an H200's 60 MB, 200 on an H100's 50 MB)
+  if (ahead < 0) { // an eighth of L2 ahead (step 5: 274 tiles of 28 KB on an H200's 60 MB, 228 on an H100's 50 MB)
     int l2_bytes = 0;
     checkCudaErrors(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, dev));
     ahead = l2_bytes / 8 / (LB_TILE * 4);

@@ -21,7 +21,7 @@
  *              waits for a tile nobody has started yet waits for ever), publishes its total at once
  *              (flag A), looks back over its predecessors' published values until it meets an inclusive
  *              prefix (flag P), and publishes its own inclusive prefix (decoupled look-back). Its tiles are
- *              8192 elements held in shared memory (128 threads, 16 rounds a warp; see LB_TILE for why).
+ *              7168 elements held in shared memory (128 threads, 14 rounds a warp; see LB_TILE for why).
  *   -kernel=3  scan_lookback_fixed (step 4, deterministic): the same kernel with a look-back that adds the
  *              same values in the same order on every run (groups of 32 tiles, supergroups of 1024; see
  *              lookback_fixed), so that random floats give the same bits every time.
@@ -252,9 +252,12 @@ __device__ T lookback(unsigned long long *status, int tile, unsigned epoch, int 
 //         last tile (the only chain, one link every 1024 tiles).
 // Tile t = 1024 h + 32 gi + l then takes  (P(h-1) + fixed sum of S(32 h .. 32 h + gi - 1))
 //                                          + fixed sum of A(32 g .. 32 g + l - 1):
-// the same operations on the same values every run, so the same bits. It waits for what the decoupled
-// look-back waits for (every tile before it has published its A) plus one or two more round trips (the S's,
-// at supergroup starts the P).
+// the same operations on the same values every run, so the same bits. It waits for more than the decoupled
+// look-back does: every tile in its group before it (the A's) and, through S, every tile in its supergroup. An
+// S goes out only when the group's last tile reaches its look-back, after its own scan, so the next group's
+// tiles, which reach theirs a few tens of nanoseconds later, wait for it: on an H200 that costs kernel 3 about
+// 6 % of the copy's speed against the decoupled look-back (measured: 87.7 % against 90.2 % at 2^28 with both
+// prefetching; kernel 3 waiting for the A's alone, giving wrong sums, 93.7 %).
 
 // the sum over the warp of one value a lane, always in the same order (a tree over the lanes), lane 0's result
 // in every lane
@@ -264,43 +267,47 @@ template <typename T> __device__ __forceinline__ T fixed_sum(T v) {
   return __shfl_sync(FULL_MASK, v, 0);
 }
 
-// the value of a status word once its tile (group, supergroup) has published it in this launch
-template <typename T>
-__device__ __forceinline__ T wait_value(const unsigned long long *word, unsigned epoch, int *error) {
-  for (int spins = 0;; spins++) {
-    unsigned long long w = *(const volatile unsigned long long *)word;
-    unsigned hi = (unsigned)(w >> 32);
-    if ((hi >> 2) == epoch && (hi & 3u)) return from_bits<T>((unsigned)w);
-    if (spins == SPIN_LIMIT) { // never in a correct program
-      atomicExch(error, 1);
-      return (T)0;
-    }
-    __nanosleep(64);
-  }
+// has this status word been published in this launch?
+__device__ __forceinline__ bool published(unsigned long long w, unsigned epoch) {
+  unsigned hi = (unsigned)(w >> 32);
+  return (hi >> 2) == epoch && (hi & 3u);
 }
 
 // warp 0 of tile `tile` (whose total is agg, its A already published): publishes S and P where it must;
-// returns the sum of all the tiles before it
+// returns the sum of all the tiles before it. Every word it needs (lane j: A(32 g + j) and S(32 h + j); lane 0:
+// P(h - 1)) is asked for in the same pass, and again only where the answer was "not yet": one round trip to
+// L2 when all have been published, not one for the A's, one for the S's and one for the P in turn.
 template <typename T>
 __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, unsigned long long *st_p, int tile,
                             T agg, unsigned epoch, int lane, int *error) {
   int l = tile & 31, g = tile >> 5, gi = g & 31, h = tile >> 10;
-  // the A's of my group up to me (lane j holds A(32 g + j)); the group's last tile publishes S(g) at once
-  T a = (lane < l) ? wait_value<T>(&st_a[32 * g + lane], epoch, error) : (lane == l) ? agg : (T)0;
+  bool need_a = lane < l, need_s = lane < gi, need_p = lane == 0 && h > 0;
+  unsigned long long wa = 0, ws = 0, wp = 0;
+  bool ok_a = !need_a, ok_s = !need_s, ok_p = !need_p;
+  bool s_done = (l != 31); // only a group's last tile publishes S
   T s_mine = 0;
-  if (l == 31) {
-    s_mine = fixed_sum(a);
-    if (lane == 0) publish(st_s, g, epoch, FLAG_A, to_bits(s_mine));
+  for (int spins = 0;; spins++) {
+    if (!ok_a) ok_a = published(wa = *(const volatile unsigned long long *)&st_a[32 * g + lane], epoch);
+    if (!ok_s) ok_s = published(ws = *(const volatile unsigned long long *)&st_s[32 * h + lane], epoch);
+    if (!ok_p) ok_p = published(wp = *(const volatile unsigned long long *)&st_p[h - 1], epoch);
+    // the group's last tile publishes S(g) as soon as the group's A's are in, without waiting for the S's
+    if (!s_done && __all_sync(FULL_MASK, ok_a)) {
+      T a = (lane < l) ? from_bits<T>((unsigned)wa) : (lane == l) ? agg : (T)0;
+      s_mine = fixed_sum(a);
+      if (lane == 0) publish(st_s, g, epoch, FLAG_A, to_bits(s_mine));
+      s_done = true;
+    }
+    if (__all_sync(FULL_MASK, ok_a && ok_s && ok_p)) break;
+    if (spins == SPIN_LIMIT) { // never in a correct program: report it instead of hanging
+      atomicExch(error, 1);
+      break;
+    }
+    __nanosleep(64);
   }
-  T a_before = fixed_sum((lane < l) ? a : (T)0);
-  // the S's of my supergroup before my group, and P(h - 1)
-  T sg = (lane < gi) ? wait_value<T>(&st_s[32 * h + lane], epoch, error) : (T)0;
+  T a_before = fixed_sum((lane < l) ? from_bits<T>((unsigned)wa) : (T)0); // A(32 g .. 32 g + l - 1)
+  T sg = (lane < gi) ? from_bits<T>((unsigned)ws) : (T)0;                 // S(32 h .. 32 h + gi - 1)
   T s_before = fixed_sum(sg);
-  T p = 0;
-  if (h > 0) {
-    if (lane == 0) p = wait_value<T>(&st_p[h - 1], epoch, error);
-    p = __shfl_sync(FULL_MASK, p, 0);
-  }
+  T p = (h > 0) ? __shfl_sync(FULL_MASK, from_bits<T>((unsigned)wp), 0) : (T)0; // P(h - 1)
   if (l == 31 && gi == 31) { // the supergroup's last tile: P(h)
     T q = fixed_sum((lane == 31) ? s_mine : sg);
     if (lane == 0) publish(st_p, h, epoch, FLAG_P, to_bits(p + q));
@@ -316,14 +323,16 @@ __device__ T lookback_fixed(unsigned long long *st_a, unsigned long long *st_s, 
 // ms in shared memory (make bench at 2^28 on an H100, floats). Later, with the work in the order below, 6
 // tiles of 32 KB an SM (192 KB) beat 9 of 24 KB on both GPUs (% of the copy at 2^28, floats, look-back and
 // fixed look-back): H100 89.5 / 90.3 -> 90.2 / 92.0, H200 81.3 / 82.1 -> 82.3 / 83.4. A quarter fewer tiles
-// is a quarter fewer links in the chain of tiles waiting for each other; tiles of 20 KB were slower.
+// is a quarter fewer links in the chain of tiles waiting for each other; tiles of 20 KB were slower. Once the
+// tiles came from L2 (step 5's prefetch), 7 tiles of 28 KB beat 6 of 32 KB on the H200 (2^28, floats, both
+// look-backs: 89.8 / 86.8 -> 90.4 / 87.4 % of the copy) and tied on the H100 (97.0 / 95.5 -> 97.2 / 96.0).
 #define LB_THREADS 128
 #ifndef LB_TILE
-#define LB_TILE 8192 // 32 KB of floats or ints
+#define LB_TILE 7168 // 28 KB of floats or ints
 #endif
 #define LB_WARPS (LB_THREADS / 32)
 #define LB_VECS (LB_TILE / 4)                  // 16-byte vectors in a tile
-#define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 16
+#define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 14
 static_assert(LB_VECS % LB_THREADS == 0 && LB_VECS % (32 * LB_WARPS) == 0, "whole rounds of 16-byte vectors");
 // the tolerances in main() count on these: a tile's tree at most 32 deep, tiles no smaller than step 3's,
 // 4 warps (LB_TILE may be set with -D to try another tile)
@@ -332,13 +341,13 @@ static_assert(LB_ROUNDS + 14 <= 32 && LB_TILE >= SCAN_TILE && LB_WARPS == 4, "se
 #ifndef LB_UNROLL
 #define LB_UNROLL 4
 #endif
-// 6 blocks an SM: what an H100's or H200's 228 KB of shared memory holds at 32 KB a tile (and 1 KB each that
-// the system keeps). __launch_bounds__ tells ptxas to leave registers for them (65536 / (6 x 128) = 85 a
+// 7 blocks an SM: what an H100's or H200's 228 KB of shared memory holds at 28 KB a tile (and 1 KB each that
+// the system keeps). __launch_bounds__ tells ptxas to leave registers for them (65536 / (7 x 128) = 73 a
 // thread; it needs fewer), so that registers never become the limit. The tile was tuned on sm_90 and not
-// measured elsewhere: with less shared memory an SM holds fewer of them (4 on an A100's 164 KB, 3 on the
-// 100 KB of 8.6, 8.9 and 12.x, 1 on Turing's 64 KB, where 6144 allowed 6, 3 and 2).
+// measured elsewhere: with less shared memory an SM holds fewer of them (5 on an A100's 164 KB, 3 on the
+// 100 KB of 8.6, 8.9 and 12.x, 2 on Turing's 64 KB, where 6144 allowed 6, 3 and 2).
 #ifndef LB_MINB
-#define LB_MINB 6
+#define LB_MINB 7
 #endif
 static constexpr int lb_unroll = LB_UNROLL;
 // FIXED: the deterministic look-back (lookback_fixed, status words st_a, st_s, st_p in one array: st_s at
@@ -346,7 +355,8 @@ static constexpr int lb_unroll = LB_UNROLL;
 template <typename T, bool FIXED>
 __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
     scan_lookback(const T *in, T *out, size_t n, unsigned *ticket, unsigned ticket_base,
-                  unsigned long long *status, size_t fixed_s, size_t fixed_p, unsigned epoch, int *error) {
+                  unsigned long long *status, size_t fixed_s, size_t fixed_p, unsigned epoch, int *error,
+                  unsigned ahead) {
   typedef typename vec4_of<T>::type V;
   __shared__ V s_v[LB_VECS];
   __shared__ T s_warp_total[LB_WARPS], s_warp_offset[LB_WARPS];
@@ -368,6 +378,12 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
 #pragma unroll
     for (int r = 0; r < LB_VECS / LB_THREADS; r++)
       copy16_to_shared(&s_v[r * LB_THREADS + threadIdx.x], &src[r * LB_THREADS + threadIdx.x]);
+    // step 5: the tile `ahead` places further on into L2 now (sm_90; a hint, see prefetch_to_l2), so that the
+    // block that draws it finds it there. Its loads then wait for L2, not for DRAM: the block is over sooner,
+    // its A goes out sooner and its successors wait less, while DRAM works on the prefetches however many
+    // blocks are waiting. (Issued after this block's own copies, so that it delays none of them.)
+    size_t pf = tile_base + (size_t)ahead * LB_TILE;
+    if (threadIdx.x == 0 && ahead > 0 && pf + LB_TILE <= n) prefetch_to_l2(in + pf, LB_TILE * sizeof(T));
     cp_async_wait_all();
   } else {
     for (int v = threadIdx.x; v < LB_VECS; v += LB_THREADS) {
@@ -452,7 +468,7 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
     T base = s_tile_prefix + s_warp_offset[v / (LB_ROUNDS * 32)];
     e.x += base, e.y += base, e.z += base, e.w += base;
     if (full) {
-      dst[v] = e;
+      __stcs(&dst[v], e); // streaming store: evicted from L2 first, before the prefetched tiles
     } else {
       size_t i = tile_base + 4 * (size_t)v;
       if (i < n) out[i] = e.x;
@@ -478,6 +494,7 @@ typedef struct {
   unsigned long long *d_status;
   int *d_error;
   unsigned epoch, ticket_base; // step 4: this launch's epoch, and the ticket its first block will draw
+  unsigned ahead;              // step 5: how many tiles ahead a block prefetches into L2 (0: none)
   void *d_cub_temp;
   size_t cub_temp_bytes;
 } scan_plan;
@@ -508,7 +525,8 @@ template <typename T, bool FIXED> static void scan_one(scan_plan *p) {
   }
   size_t fixed_s = nb, fixed_p = (size_t)nb + nb / 32 + 1;
   scan_lookback<T, FIXED><<<nb, LB_THREADS>>>((const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket,
-                                                p->ticket_base, p->d_status, fixed_s, fixed_p, p->epoch, p->d_error);
+                                                p->ticket_base, p->d_status, fixed_s, fixed_p, p->epoch, p->d_error,
+                                                p->ahead);
   getLastCudaError("scan_lookback execution failed");
   p->ticket_base += nb; // the counter is never reset: the next launch's tiles start where these ended
 }
@@ -552,7 +570,7 @@ static const timed_fn method_fn[4] = {run_cub, run_three, run_lookback, run_look
 
 int main(int argc, char **argv) {
   long long n = 1 << 24;
-  int kernel = -1, use_int = 0, random = 0, repeat = 0, bench = 0, reps = 20, seed = 1;
+  int kernel = -1, use_int = 0, random = 0, repeat = 0, bench = 0, reps = 20, seed = 1, ahead = -1;
   arg_spec opts[] = {
       {"n", ARG_LONG, &n, 1, (double)MAX_N, "number of elements"},
       {"kernel", ARG_INT, &kernel, -1, 3, "0 CUB, 1 three kernels, 2 look-back, 3 fixed look-back; -1 all four"},
@@ -562,6 +580,7 @@ int main(int argc, char **argv) {
       {"bench", ARG_FLAG, &bench, 0, 1, "time each method and a device-to-device copy; BENCH lines"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed of the input"},
+      {"ahead", ARG_INT, &ahead, -1, 1 << 20, "kernels 2, 3: tiles prefetched ahead into L2 (-1: an eighth of L2)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   if (use_int && random) args_fail("-int and -random exclude each other");
@@ -607,15 +626,15 @@ int main(int argc, char **argv) {
   // Tolerance. Whole numbers and ints: every sum is exact, so 0. Random floats: each output is a sum of
   // non-negative floats added in some tree of depth D, so its relative error is at most D u / (1 - D u)
   // (u = 2^-24). Within a 4096-element tile D <= 4 + 5 + 4 + 3 + 1; within a look-back tile of LB_TILE (R =
-  // LB_ROUNDS = 16 rounds a warp) an element's prefix within its warp's part has D <= 3 + 5 + R + 1 + 3, the
+  // LB_ROUNDS = 14 rounds a warp) an element's prefix within its warp's part has D <= 3 + 5 + R + 1 + 3, the
   // warp's offset (a reduction, then a scan of 4) D <= 2 + R + 5 + 2, and two more adds join them:
-  // D <= R + 14 = 30.
+  // D <= R + 14 = 28.
   //   The decoupled look-back adds at most 6 roundings a tile it passes on its way back to a P, and the chain
   // of P's can pass through every tile: D <= 32 + 8 nb (nb tiles of 4096, more than there are of LB_TILE)
   // covers CUB's look-back and the three kernels as well (D <= 32 a level).
   //   The fixed look-back (kernel 3) has a tree that does not grow with the chain: the A's 5, the S's 5 + 5,
   // P(h) one more than P(h-1) and 10, two adds: D <= (R + 14) + 2 + 11 + nbl / 1024 (nbl tiles of LB_TILE).
-  // At 2^28 that is 4.5e-6 rather than the decoupled bound's 3.2e-2, tight enough that a lost tile near the
+  // At 2^28 that is 4.6e-6 rather than the decoupled bound's 3.2e-2, tight enough that a lost tile near the
   // end (a relative error of about LB_TILE / N) cannot pass.
   double rtol = 0.0, rtol_fixed = 0.0;
   if (random) {
@@ -630,6 +649,12 @@ int main(int argc, char **argv) {
   memset(&p, 0, sizeof(p));
   p.n = N;
   p.is_int = use_int;
+  if (ahead < 0) { // an eighth of L2 ahead (step 5: 274 tiles of 28 KB on an H200's 60 MB, 228 on an H100's 50 MB)
+    int l2_bytes = 0;
+    checkCudaErrors(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, dev));
+    ahead = l2_bytes / 8 / (LB_TILE * 4);
+  }
+  p.ahead = (unsigned)ahead;
   checkCudaErrors(cudaMalloc(&p.d_in, bytes));
   checkCudaErrors(cudaMalloc(&p.d_out, bytes));
   checkCudaErrors(cudaMemcpy(p.d_in, h_in, bytes, cudaMemcpyHostToDevice));
