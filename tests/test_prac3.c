@@ -175,87 +175,111 @@ TEST(threads_do_not_change_the_result) {
 }
 
 /*
- * A host model of laplace3d_tb's kernel (../prac3/laplace3d_tb.cu, step 10): the same blocks (32 x BY
- * threads, one a column), the same chunks in k, the same steps, levels, registers and double-buffered
- * bordered shared planes, one block after another and each step as a loop over the block's threads. Shared
- * memory (borders included) and the registers start as NaN, so an output that used a value nobody made would
- * show. The input comes through the same 4-deep prefetch (pf[], and a plane index that stops at the chunk's
- * last plane), and every global read is checked to be inside u1. Each shared value carries the step that wrote
- * it, and a read of a value written in the same step (a race between two __syncthreads(), whatever the thread
- * order) fails the model.
+ * A host model of laplace3d_tb's kernel (../prac3/laplace3d_tb.cu, step 10): the same blocks (32 x BY/4
+ * threads, each a strip of 4 columns in j), the same chunks in k, the same steps, levels, registers, shuffles
+ * and double-buffered shared strip ends, one block after another, each level of a step as a loop over the
+ * block's threads. A shuffle reads the neighbouring lane's register as the kernel's does: every lane of a warp
+ * has finished level L-1 of this step before any of them reads it for level L (lane 0 and lane 31 get their
+ * own value). Shared memory (the two outer strips included) and the registers start as NaN, where the kernel
+ * has zeros, so an output that used a value nobody made would show: this is what shows that the kernel needs no
+ * test at a chunk's ends in k. The input comes through the same 6-deep prefetch (pf[], and a plane index that
+ * stops at the chunk's last plane), and every global read is checked to be inside u1. Each shared value carries
+ * the step that wrote it, and a read of a value written in the same step (a race between two __syncthreads(),
+ * whatever the thread order) fails the model.
  * If the model equals T sweeps of Gold_laplace3d bit for bit on awkward sizes, the kernel's indexing (tiles,
- * halo, chunks, buffers, k boundaries) is right by the same argument; racecheck covers the GPU itself.
+ * strips, halo, chunks, buffers, k boundaries) is right by the same argument; racecheck covers the GPU itself.
  */
 #define TB_MODEL_MAX_T 8
 #define TB_BX 32
-#define TB_PF 4 /* the kernel's TB_PREFETCH */
+#define TB_R 4  /* the kernel's TB_ROWS */
+#define TB_PF 6 /* the kernel's TB_PREFETCH */
+#define TB_U 6  /* the kernel's TB_UNROLL */
 
 static int tb_model(int NX, int NY, int NZ, int T, int BY, int kchunk, const float *u1, float *u2) {
   const float sixth = 1.0f / 6.0f;
-  const int ROW = TB_BX + 2, PLANE = (BY + 2) * ROW, nthreads = TB_BX * BY;
+  const int BYT = BY / TB_R, STRIP = 2 * TB_BX, BUF = (BYT + 2) * STRIP, nthreads = TB_BX * BYT;
   const size_t KOFF = (size_t)NX * NY;
-  float *sh = (float *)malloc((size_t)2 * T * PLANE * sizeof(float));
-  int *stamp = (int *)malloc((size_t)2 * T * PLANE * sizeof(int)); /* the step that wrote each value */
-  float(*r)[TB_MODEL_MAX_T][3] = malloc((size_t)nthreads * sizeof(*r));
-  float(*pf)[TB_PF] = malloc((size_t)nthreads * sizeof(*pf)); /* each thread's planes in flight */
-  int *ld = malloc((size_t)nthreads * sizeof(int));           /* ... and the next plane it loads */
+  float *sh = (float *)malloc((size_t)2 * T * BUF * sizeof(float));
+  int *stamp = (int *)malloc((size_t)2 * T * BUF * sizeof(int)); /* the step that wrote each value */
+  float(*r)[TB_MODEL_MAX_T][3][TB_R] = malloc((size_t)nthreads * sizeof(*r));
+  float(*pf)[TB_PF][TB_R] = malloc((size_t)nthreads * sizeof(*pf)); /* each thread's planes in flight */
+  int *ld = malloc((size_t)nthreads * sizeof(int));                 /* ... and the next plane it loads */
   int gx = (NX + TB_BX - 2 * T - 1) / (TB_BX - 2 * T), gy = (NY + BY - 2 * T - 1) / (BY - 2 * T);
   int gz = (NZ + kchunk - 1) / kchunk, race = 0, outside = 0;
   for (int bz = 0; bz < gz; bz++)
     for (int by = 0; by < gy; by++)
       for (int bx = 0; bx < gx; bx++) {
-        for (int q = 0; q < 2 * T * PLANE; q++) sh[q] = NAN, stamp[q] = -1;
+        for (int n = 0; n < 2 * T * BUF; n++) sh[n] = NAN, stamp[n] = -1;
         int k0 = bz * kchunk, k1 = k0 + kchunk < NZ ? k0 + kchunk : NZ;
         int kin0 = k0 - T > 0 ? k0 - T : 0, kin1 = k1 + T < NZ ? k1 + T : NZ;
         for (int t = 0; t < nthreads; t++) {
-          for (int L = 0; L < T; L++) r[t][L][0] = r[t][L][1] = r[t][L][2] = NAN;
+          for (int L = 0; L < T; L++)
+            for (int q = 0; q < TB_R; q++) r[t][L][0][q] = r[t][L][1][q] = r[t][L][2][q] = NAN;
           ld[t] = kin0;
         }
-/* the kernel's load: plane ld of the thread's column (column 0 for a column outside the grid) */
-#define TB_LOAD(t, col) (ld[t] >= 0 && ld[t] < NZ ? u1[(col) + (size_t)ld[t] * KOFF] : (outside = 1, NAN))
         int nsteps = k1 + T - kin0;
-        nsteps += nsteps % 4 ? 4 - nsteps % 4 : 0; /* the kernel's loop is unrolled by TB_PREFETCH = 4 */
+        nsteps += nsteps % TB_U ? TB_U - nsteps % TB_U : 0; /* the kernel's step loop is unrolled by 6 */
         for (int m = -1; m < nsteps; m++) { /* m = -1: the loads before the loop */
           int p = kin0 + m, wb = m & 1, rb = (m + 1) & 1;
-          for (int ty = 0; ty < BY; ty++)
-            for (int tx = 0; tx < TB_BX; tx++) {
-              int t = tx + ty * TB_BX, me = (ty + 1) * ROW + tx + 1;
-              int i = bx * (TB_BX - 2 * T) + tx - T, j = by * (BY - 2 * T) + ty - T;
-              int inside = i >= 0 && i < NX && j >= 0 && j < NY;
-              int edge_ij = i == 0 || i == NX - 1 || j == 0 || j == NY - 1;
-              int output = inside && tx >= T && tx < TB_BX - T && ty >= T && ty < BY - T;
-              size_t col = inside ? (size_t)i + (size_t)j * NX : 0;
-              if (m < 0) {
+          for (int L = 0; L <= T; L++) { /* level L of this step, by every thread */
+            float v[TB_BX * (64 / TB_R)][TB_R];
+            for (int t = 0; t < nthreads; t++) {
+              int tx = t % TB_BX, ty = t / TB_BX, me = (ty + 1) * STRIP + tx;
+              int i = bx * (TB_BX - 2 * T) + tx - T, j0 = by * (BY - 2 * T) + ty * TB_R - T;
+              size_t off[TB_R];
+              for (int q = 0; q < TB_R; q++) {
+                int ic = i < 0 ? 0 : i >= NX ? NX - 1 : i, jc = j0 + q < 0 ? 0 : j0 + q >= NY ? NY - 1 : j0 + q;
+                off[q] = (size_t)ic + (size_t)jc * NX;
+              }
+/* the kernel's load: plane ld[t] of column q (clamped into the grid: a column outside reads its nearest) */
+#define TB_LOAD(t, q) (ld[t] >= 0 && ld[t] < NZ ? u1[off[q] + (size_t)ld[t] * KOFF] : (outside = 1, NAN))
+              if (L == 0 && m < 0) { /* the loads before the loop */
                 for (int d = 0; d < TB_PF; d++) {
-                  pf[t][d] = TB_LOAD(t, col);
+                  for (int q = 0; q < TB_R; q++) pf[t][d][q] = TB_LOAD(t, q);
                   if (kin0 + d + 1 < kin1) ld[t]++;
                 }
                 continue;
               }
-              float in = pf[t][m % TB_PF];
-              pf[t][m % TB_PF] = TB_LOAD(t, col);
-              if (p + TB_PF + 1 < kin1) ld[t]++;
-              r[t][0][0] = r[t][0][1], r[t][0][1] = r[t][0][2], r[t][0][2] = in;
-              sh[wb * PLANE + me] = in, stamp[wb * PLANE + me] = m;
-              for (int L = 1; L <= T; L++) {
-                const int c = (rb + 2 * (L - 1)) * PLANE + me;
-                const int nb[4] = {c - 1, c + 1, c - ROW, c + ROW};
-                for (int q = 0; q < 4; q++)
-                  if (stamp[nb[q]] == m) race = 1;
-                float v = (sh[nb[0]] + sh[nb[1]] + sh[nb[2]] + sh[nb[3]] + r[t][L - 1][0] + r[t][L - 1][2]) * sixth;
-                int computed = p - (k0 - T) >= 2 * L && p >= L + 1 && p < k1 + T && p < NZ - 1 + L && !edge_ij;
-                if (!computed) v = r[t][L - 1][1];
-                if (L < T) {
-                  r[t][L][0] = r[t][L][1], r[t][L][1] = r[t][L][2], r[t][L][2] = v;
-                  sh[(wb + 2 * L) * PLANE + me] = v, stamp[(wb + 2 * L) * PLANE + me] = m;
-                } else if (output && p - T >= k0 && p - T < k1) {
-                  u2[col + (size_t)(p - T) * KOFF] = v;
+              if (L == 0) { /* level 0: input plane p, the load of plane p + TB_PF, and this strip's ends */
+                for (int q = 0; q < TB_R; q++) {
+                  r[t][0][0][q] = r[t][0][1][q], r[t][0][1][q] = r[t][0][2][q], r[t][0][2][q] = pf[t][m % TB_PF][q];
+                  pf[t][m % TB_PF][q] = TB_LOAD(t, q);
                 }
+                if (p + TB_PF + 1 < kin1) ld[t]++;
+                sh[wb * BUF + me] = r[t][0][2][0], stamp[wb * BUF + me] = m;
+                sh[wb * BUF + me + TB_BX] = r[t][0][2][TB_R - 1], stamp[wb * BUF + me + TB_BX] = m;
+                continue;
+              }
+#undef TB_LOAD
+              if (m < 0) continue; /* before the loop there is only level 0 */
+              /* level L >= 1 makes plane p - L */
+              const int c = (rb + 2 * (L - 1)) * BUF + me;
+              if (stamp[c - STRIP + TB_BX] == m || stamp[c + STRIP] == m) race = 1;
+              float below = sh[c - STRIP + TB_BX], above = sh[c + STRIP];
+              int boundary_k = p - L <= 0 || p - L >= NZ - 1;
+              for (int q = 0; q < TB_R; q++) {
+                int j = j0 + q, copied = i == 0 || i == NX - 1 || j == 0 || j == NY - 1;
+                float mid = r[t][L - 1][1][q];
+                float im = tx > 0 ? r[t - 1][L - 1][1][q] : mid, ip = tx < TB_BX - 1 ? r[t + 1][L - 1][1][q] : mid;
+                float jm = q == 0 ? below : r[t][L - 1][1][q - 1], jp = q == TB_R - 1 ? above : r[t][L - 1][1][q + 1];
+                float s = (im + ip + jm + jp + r[t][L - 1][0][q] + r[t][L - 1][2][q]) * sixth;
+                v[t][q] = boundary_k || copied ? mid : s;
+                int output = i >= 0 && i < NX && j >= 0 && j < NY && tx >= T && tx < TB_BX - T &&
+                             ty * TB_R + q >= T && ty * TB_R + q < BY - T;
+                if (L == T && output && p - T >= k0 && p - T < k1) u2[off[q] + (size_t)(p - T) * KOFF] = v[t][q];
               }
             }
+            if (L == 0 || L == T || m < 0) continue;
+            for (int t = 0; t < nthreads; t++) { /* level L's new plane, once every lane has read level L-1 */
+              int me = (t / TB_BX + 1) * STRIP + t % TB_BX, w = (wb + 2 * L) * BUF + me;
+              for (int q = 0; q < TB_R; q++)
+                r[t][L][0][q] = r[t][L][1][q], r[t][L][1][q] = r[t][L][2][q], r[t][L][2][q] = v[t][q];
+              sh[w] = v[t][0], stamp[w] = m;
+              sh[w + TB_BX] = v[t][TB_R - 1], stamp[w + TB_BX] = m;
+            }
+          }
         }
       }
-#undef TB_LOAD
   free(sh);
   free(stamp);
   free(r);
@@ -286,17 +310,19 @@ static int tb_model_matches_gold(int NX, int NY, int NZ, int T, int BY, int kchu
 }
 
 TEST(tb_model_equals_gold_on_awkward_grids) {
-  CHECK(tb_model_matches_gold(3, 3, 3, 1, 8, 128));
-  CHECK(tb_model_matches_gold(3, 3, 3, 3, 8, 1));
+  CHECK(tb_model_matches_gold(3, 3, 3, 1, 16, 128));
+  CHECK(tb_model_matches_gold(3, 3, 3, 3, 16, 1));
   CHECK(tb_model_matches_gold(3, 3, 3, 8, 32, 2)); /* more sweeps than interior points */
   CHECK(tb_model_matches_gold(67, 35, 19, 2, 32, 128));
-  CHECK(tb_model_matches_gold(67, 35, 19, 3, 16, 5));
-  CHECK(tb_model_matches_gold(67, 35, 19, 4, 24, 7));
+  CHECK(tb_model_matches_gold(67, 35, 19, 3, 48, 5));
+  CHECK(tb_model_matches_gold(67, 35, 19, 3, 16, 7));  /* 26 x 10 tiles: the strips' seams at every halo */
+  CHECK(tb_model_matches_gold(67, 35, 19, 4, 64, 7));
   CHECK(tb_model_matches_gold(67, 35, 19, 5, 16, 3));  /* output tiles of 22 x 6: many halo seams */
-  CHECK(tb_model_matches_gold(30, 5, 40, 2, 8, 1));    /* chunks of one plane: the halo in k is 4x the output */
-  CHECK(tb_model_matches_gold(33, 31, 7, 8, 24, 3));   /* T = 8: 16 x 8 tiles, NZ < T */
-  CHECK(tb_model_matches_gold(4, 40, 6, 3, 8, 2));     /* a block wider than the grid */
+  CHECK(tb_model_matches_gold(30, 5, 40, 2, 16, 1));   /* chunks of one plane: the halo in k is 4x the output */
+  CHECK(tb_model_matches_gold(33, 31, 7, 8, 32, 3));   /* T = 8: 16 x 16 tiles, NZ < T */
+  CHECK(tb_model_matches_gold(4, 40, 6, 3, 16, 2));    /* a block wider than the grid */
   CHECK(tb_model_matches_gold(45, 77, 40, 6, 16, 13)); /* 20 x 4 tiles, chunks not dividing NZ */
+  CHECK(tb_model_matches_gold(45, 130, 41, 7, 48, 9)); /* 18 x 34 tiles, 4 strips an edge row of blocks */
 }
 
 int main(void) {
