@@ -230,12 +230,19 @@ static size_t tb_shared_bytes(int T, int by) {
   return (size_t)2 * T * (by / TB_ROWS + 2) * 2 * TB_BLOCK_X * sizeof(float);
 }
 
-// the kernels: one for each T (1..8) and block height in columns (16, 32, 48, 64)
+// the kernels: one for each T (1..8) and block height in columns (16, 32, 48, 64), except where none can run:
+// T = 8 at 16 columns (no output tile), and where a thread's T levels need more registers than a block of
+// that many threads can have (65536 an SM over the threads), so that ptxas would spill: T = 7 and 8 at 64
+// columns (512 threads, 128 registers each) and T = 8 at 48 (384 threads, 168)
 typedef void (*tb_kernel)(int, int, int, int, const float *, float *);
-#define TB_KERNELS(BY)                                                                                               \
-  {GPU_laplace3d_tb<1, BY>, GPU_laplace3d_tb<2, BY>, GPU_laplace3d_tb<3, BY>, GPU_laplace3d_tb<4, BY>,               \
-   GPU_laplace3d_tb<5, BY>, GPU_laplace3d_tb<6, BY>, GPU_laplace3d_tb<7, BY>, GPU_laplace3d_tb<8, BY>}
-static const tb_kernel tb_kernels[4][TB_MAX_SWEEPS] = {TB_KERNELS(16), TB_KERNELS(32), TB_KERNELS(48), TB_KERNELS(64)};
+#define TB_KERNELS_1_6(BY)                                                                                           \
+  GPU_laplace3d_tb<1, BY>, GPU_laplace3d_tb<2, BY>, GPU_laplace3d_tb<3, BY>, GPU_laplace3d_tb<4, BY>,                \
+      GPU_laplace3d_tb<5, BY>, GPU_laplace3d_tb<6, BY>
+static const tb_kernel tb_kernels[4][TB_MAX_SWEEPS] = {
+    {TB_KERNELS_1_6(16), GPU_laplace3d_tb<7, 16>, NULL},
+    {TB_KERNELS_1_6(32), GPU_laplace3d_tb<7, 32>, GPU_laplace3d_tb<8, 32>},
+    {TB_KERNELS_1_6(48), GPU_laplace3d_tb<7, 48>, NULL},
+    {TB_KERNELS_1_6(64), NULL, NULL}};
 static tb_kernel tb_kernel_for(int T, int by) { return tb_kernels[by / 16 - 1][T - 1]; }
 static int tb_by_ok(int by) { return by == 16 || by == 32 || by == 48 || by == 64; }
 
@@ -264,6 +271,7 @@ static void set_pass(tb_launch *a, int T, int by, int kchunk) {
 static int sweep_block(void *p, block_shape s) {
   tb_launch *a = (tb_launch *)p;
   if (s.y <= 2 * a->T) return 0;                 // no output tile
+  if (!tb_kernel_for(a->T, s.y)) return 0;       // too many registers for the block's threads
   if (tb_shared_bytes(a->T, s.y) > a->optin) return 0; // more shared memory than this GPU gives a block
   if (s.z > a->NZ && s.z != a->kchunk) return 0; // a chunk longer than the grid is the same as the grid
   set_pass(a, a->T, s.y, s.z);
@@ -300,10 +308,13 @@ int main(int argc, char **argv) {
   if (by <= 2 * T)
     args_fail("a %dx%d block with -T=%d: the halo (T columns each side) leaves no output tile; need -by > 2T",
               TB_BLOCK_X, by, T);
+  if (!tb_kernel_for(T, by))
+    args_fail("a %dx%d block with -T=%d: %d levels need more registers than a block of %d threads can have; use "
+              "-by=%s", TB_BLOCK_X, by, T, T, TB_BLOCK_X * by / TB_ROWS, T == 7 ? "48 or less" : "32");
 
   int dev = findCudaDevice(argc, argv);
-  // two buffers of strip ends a level for levels 0..T-1: over 48 KB (T = 8) needs the opt-in attribute, which every kernel
-  // gets for the most its own block needs, where the GPU has it
+  // two buffers of strip ends a level for levels 0..T-1: over 48 KB (T = 6 and 7, 48 or 64 columns) needs the
+  // opt-in attribute, which every kernel gets for the most its own block needs, where the GPU has it
   int optin = 0;
   checkCudaErrors(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   if (tb_shared_bytes(T, by) > (size_t)optin)
@@ -312,8 +323,9 @@ int main(int argc, char **argv) {
   for (int t = 1; t <= TB_MAX_SWEEPS; t++)
     for (int y = 16; y <= 64; y += 16) {
       size_t most = tb_shared_bytes(t, y);
-      if (most > (size_t)optin) continue; // never launched on this GPU: the check above refuses it
-      checkCudaErrors(cudaFuncSetAttribute(tb_kernel_for(t, y), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most));
+      if (!tb_kernel_for(t, y) || most > (size_t)optin) continue; // never launched: the checks above refuse it
+      checkCudaErrors(
+          cudaFuncSetAttribute(tb_kernel_for(t, y), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most));
     }
   cudaFuncAttributes attr;
   checkCudaErrors(cudaFuncGetAttributes(&attr, tb_kernel_for(T, by)));
@@ -424,8 +436,8 @@ int main(int argc, char **argv) {
     printf("laplace3d_tb at -T=1: %.4f ms a sweep; -T=%d is %.2fx faster a sweep\n", ms1, T, ms1 / sweep_ms);
     char size[64], extra[128];
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
-    snprintf(extra, sizeof(extra), "T=%d block=%dx%d kchunk=%d ms_pass=%.4f ms_T1=%.4f x_T1=%.2f effective=1", T, TB_BLOCK_X, by,
-             kchunk, ms, ms1, ms1 / sweep_ms);
+    snprintf(extra, sizeof(extra), "T=%d block=%dx%d kchunk=%d ms_pass=%.4f ms_T1=%.4f x_T1=%.2f effective=1", T,
+             TB_BLOCK_X, by, kchunk, ms, ms1, ms1 / sweep_ms);
     print_bench("3", "laplace3d_tb", size, reps, sweep_ms, moved, &ref, extra);
   }
 
