@@ -57,26 +57,27 @@
 #define TB_BLOCK_X 32
 #define TB_ROWS 4 // columns in j a thread: its middle two find both j neighbours in its own registers
 #ifndef TB_BLOCK_Y
-#define TB_BLOCK_Y 48 // 32 x 48 columns, 26 x 42 of them output at T = 3: the fastest on an H100 and an H200
+#define TB_BLOCK_Y 48 // 32 x 48 columns, 26 x 42 of them output at T = 3: the fastest at T = 3 on an H200
 #endif
 #ifndef TB_SWEEPS
-#define TB_SWEEPS 3 // sweeps a pass (-T=): the fastest a sweep on an H100 and an H200
+#define TB_SWEEPS 3 // sweeps a pass (-T=): the fastest on an H200 (on an H100 at 1024^3, T = 4 is faster)
 #endif
 #ifndef TB_KCHUNK
 #define TB_KCHUNK 128 // output planes a block (-kchunk=): 2T more are read, 5 % more reads at T = 3
 #endif
 #define TB_MAX_SWEEPS 8
-// input planes each thread has in flight: the load of plane p + TB_PREFETCH is issued at step p. Measured on an
-// H200 at 1024^3, T = 3: 6 beats 3 (by 6 %) and 2 (by 12 %)
+// input planes each thread has in flight: the step that brings in plane p issues the load of plane
+// p + TB_PREFETCH. Measured on an H200 at 1024^3, T = 3: 6 beats 3 (by 5 %) and 2 (by 10 %)
 #ifndef TB_PREFETCH
 #define TB_PREFETCH 6
 #endif
 // the step loop is unrolled by 6, so that every register is fixed: the 2 shared buffers alternate, the 3 planes
 // a level rotate and the TB_PREFETCH loads in flight cycle, each a whole number of times in 6 steps
 #define TB_UNROLL 6
-// threads an SM that ptxas must leave registers for at T <= 3: 768 (85 registers a thread; left alone it takes
-// 100-110 at T = 3, and only 512 threads fit). Every GPU from sm_75 runs 768 threads an SM. At T >= 4 the
-// levels need more registers than that leaves, so ptxas chooses.
+// threads an SM that ptxas must leave registers for at T <= 3: 768, at most 85 registers a thread, so 80 (left
+// alone it takes 105 at T = 3, and only 512 threads of 32 x 32 blocks or 384 of 32 x 48 fit). A block of 64
+// columns has 512 threads, so there the bound asks for one block an SM. Every GPU from sm_75 runs 768 threads
+// an SM. At T >= 4 the levels need more registers than 80, so ptxas chooses.
 #ifndef TB_OCC
 #define TB_OCC 768
 #endif
@@ -192,7 +193,8 @@ __global__ void __launch_bounds__(TB_BLOCK_X * BY / TB_ROWS,
         const float below = c[-STRIP + BX], above = c[STRIP]; // the strips below and above, made last step
         // bit q: column q is copied at this level: all four on the grid's first and last planes (k = p - L is 0
         // or NZ - 1), else the boundary columns. (One mask a level rather than a second test a column: with it
-        // ptxas emits 7 % fewer instructions, and a sweep is 7 % faster on an H200, 1.29 -> 1.20 ms at 1024^3)
+        // ptxas emits 7 % fewer instructions, and a sweep is 7 % faster on an H200, 1.29 -> 1.20 ms at 1024^3,
+        // where the two tests had become a branch with moves on both sides)
         const unsigned keep = (unsigned)(p - L - 1) >= (unsigned)(NZ - 2) ? ~0u : copied;
         float v[R];
 #pragma unroll
@@ -313,7 +315,7 @@ int main(int argc, char **argv) {
               "-by=%s", TB_BLOCK_X, by, T, T, TB_BLOCK_X * by / TB_ROWS, T == 7 ? "48 or less" : "32");
 
   int dev = findCudaDevice(argc, argv);
-  // two buffers of strip ends a level for levels 0..T-1: over 48 KB (T = 6 and 7, 48 or 64 columns) needs the
+  // two buffers of strip ends a level for levels 0..T-1: over 48 KB (T = 6 at 64 columns, T = 7 at 48) needs the
   // opt-in attribute, which every kernel gets for the most its own block needs, where the GPU has it
   int optin = 0;
   checkCudaErrors(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));

@@ -183,9 +183,9 @@ TEST(threads_do_not_change_the_result) {
  * own value). Shared memory (the two outer strips included) and the registers start as NaN, where the kernel
  * has zeros, so an output that used a value nobody made would show: this is what shows that the kernel needs no
  * test at a chunk's ends in k. The input comes through the same 6-deep prefetch (pf[], and a plane index that
- * stops at the chunk's last plane), and every global read is checked to be inside u1. Each shared value carries
- * the step that wrote it, and a read of a value written in the same step (a race between two __syncthreads(),
- * whatever the thread order) fails the model.
+ * stops at the chunk's last plane), and a read of a plane outside the chunk's input planes fails the model.
+ * Each shared value carries the step that wrote it, and a read of a value written in the same step (a race
+ * between two __syncthreads(), whatever the thread order) fails the model.
  * If the model equals T sweeps of Gold_laplace3d bit for bit on awkward sizes, the kernel's indexing (tiles,
  * strips, halo, chunks, buffers, k boundaries) is right by the same argument; racecheck covers the GPU itself.
  */
@@ -226,13 +226,14 @@ static int tb_model(int NX, int NY, int NZ, int T, int BY, int kchunk, const flo
             for (int t = 0; t < nthreads; t++) {
               int tx = t % TB_BX, ty = t / TB_BX, me = (ty + 1) * STRIP + tx;
               int i = bx * (TB_BX - 2 * T) + tx - T, j0 = by * (BY - 2 * T) + ty * TB_R - T;
-              size_t off[TB_R];
+              unsigned off[TB_R]; /* 32-bit, as the kernel's: a plane has fewer than 2^32 points */
               for (int q = 0; q < TB_R; q++) {
                 int ic = i < 0 ? 0 : i >= NX ? NX - 1 : i, jc = j0 + q < 0 ? 0 : j0 + q >= NY ? NY - 1 : j0 + q;
-                off[q] = (size_t)ic + (size_t)jc * NX;
+                off[q] = (unsigned)ic + (unsigned)jc * (unsigned)NX;
               }
-/* the kernel's load: plane ld[t] of column q (clamped into the grid: a column outside reads its nearest) */
-#define TB_LOAD(t, q) (ld[t] >= 0 && ld[t] < NZ ? u1[off[q] + (size_t)ld[t] * KOFF] : (outside = 1, NAN))
+/* the kernel's load: plane ld[t] of column q (clamped into the grid: a column outside reads its nearest); a
+   plane outside the chunk's input planes [kin0, kin1) fails the model, even where it is inside the grid */
+#define TB_LOAD(t, q) (ld[t] >= kin0 && ld[t] < kin1 ? u1[off[q] + (size_t)ld[t] * KOFF] : (outside = 1, NAN))
               if (L == 0 && m < 0) { /* the loads before the loop */
                 for (int d = 0; d < TB_PF; d++) {
                   for (int q = 0; q < TB_R; q++) pf[t][d][q] = TB_LOAD(t, q);
@@ -256,7 +257,7 @@ static int tb_model(int NX, int NY, int NZ, int T, int BY, int kchunk, const flo
               const int c = (rb + 2 * (L - 1)) * BUF + me;
               if (stamp[c - STRIP + TB_BX] == m || stamp[c + STRIP] == m) race = 1;
               float below = sh[c - STRIP + TB_BX], above = sh[c + STRIP];
-              int boundary_k = p - L <= 0 || p - L >= NZ - 1;
+              int boundary_k = (unsigned)(p - L - 1) >= (unsigned)(NZ - 2); /* the kernel's test: k = 0 or NZ - 1 */
               for (int q = 0; q < TB_R; q++) {
                 int j = j0 + q, copied = i == 0 || i == NX - 1 || j == 0 || j == NY - 1;
                 float mid = r[t][L - 1][1][q];
@@ -323,6 +324,9 @@ TEST(tb_model_equals_gold_on_awkward_grids) {
   CHECK(tb_model_matches_gold(4, 40, 6, 3, 16, 2));    /* a block wider than the grid */
   CHECK(tb_model_matches_gold(45, 77, 40, 6, 16, 13)); /* 20 x 4 tiles, chunks not dividing NZ */
   CHECK(tb_model_matches_gold(45, 130, 41, 7, 48, 9)); /* 18 x 34 tiles, 4 strips an edge row of blocks */
+  CHECK(tb_model_matches_gold(37, 41, 29, 1, 64, 8));  /* T = 1 in 4 chunks */
+  CHECK(tb_model_matches_gold(67, 35, 19, 2, 64, 5));  /* 64 columns at T = 2 */
+  CHECK(tb_model_matches_gold(70, 70, 20, 3, 32, 6));  /* 32 columns at T = 3, 4 chunks */
 }
 
 int main(void) {
