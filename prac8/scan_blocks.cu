@@ -218,6 +218,12 @@ __device__ __forceinline__ void publish(unsigned long long *status, int tile, un
   *(volatile unsigned long long *)&status[tile] = w; // one 8-byte store: flag and value arrive together
 }
 
+// has this status word been published in this launch?
+__device__ __forceinline__ bool published(unsigned long long w, unsigned epoch) {
+  unsigned hi = (unsigned)(w >> 32);
+  return (hi >> 2) == epoch && (hi & 3u);
+}
+
 // Warp 0 finds the sum of every tile before `tile`. Lane l looks at tile - 1 - l, 32 predecessors at a
 // time: each lane waits until its tile has published something; then the lanes up to the nearest P are
 // summed (A values of the tiles in between, then the P), and if there was no P the warp moves 32 tiles
@@ -231,9 +237,8 @@ __device__ T lookback(unsigned long long *status, int tile, unsigned epoch, int 
     if (idx >= 0) {
       for (int spins = 0;; spins++) {
         unsigned long long w = *(volatile unsigned long long *)&status[idx];
-        unsigned hi = (unsigned)(w >> 32);
-        if ((hi >> 2) == epoch && (hi & 3u)) {
-          flag = hi & 3u;
+        if (published(w, epoch)) {
+          flag = (unsigned)(w >> 32) & 3u;
           bits = (unsigned)w;
           break;
         }
@@ -278,12 +283,6 @@ template <typename T> __device__ __forceinline__ T fixed_sum(T v) {
 #pragma unroll
   for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(FULL_MASK, v, d);
   return __shfl_sync(FULL_MASK, v, 0);
-}
-
-// has this status word been published in this launch?
-__device__ __forceinline__ bool published(unsigned long long w, unsigned epoch) {
-  unsigned hi = (unsigned)(w >> 32);
-  return (hi >> 2) == epoch && (hi & 3u);
 }
 
 // warp 0 of tile `tile` (whose total is agg, its A already published): publishes S and P where it must;

@@ -223,6 +223,12 @@ __device__ __forceinline__ void publish(unsigned long long *status, int tile, un
   *(volatile unsigned long long *)&status[tile] = w; // one 8-byte store: flag and value arrive together
 }
 
+// has this status word been published in this launch?
+__device__ __forceinline__ bool published(unsigned long long w, unsigned epoch) {
+  unsigned hi = (unsigned)(w >> 32);
+  return (hi >> 2) == epoch && (hi & 3u);
+}
+
 // Warp 0 finds the sum of every tile before `tile`. Lane l looks at tile - 1 - l, 32 predecessors at a
 // time: each lane waits until its tile has published something; then the lanes up to the nearest P are
 // summed (A values of the tiles in between, then the P), and if there was no P the warp moves 32 tiles
@@ -231,9 +237,9 @@ template <typename T>
 __device__ T lookback(unsigned long long *status, int tile, unsigned epoch, int lane, int *error) {
   // TODO(step 4): return the sum of every tile before `tile`, looking back 32 tiles at a time: lane l reads
   // the status word of tile (pred - l) for pred = tile - 1, tile - 33, ... (tiles before 0 count as P with
-  // value 0). Read a word with *(volatile unsigned long long *)&status[idx]; it is published in this launch
-  // when (hi >> 2) == epoch and (hi & 3u) != 0, hi being its high 32 bits; the flag is hi & 3u (FLAG_A or
-  // FLAG_P) and the value from_bits<T>((unsigned)w). Spin until it is published (after SPIN_LIMIT tries,
+  // value 0). Read a word w with *(volatile unsigned long long *)&status[idx]; published(w, epoch) says
+  // whether it was published in this launch; the flag is (unsigned)(w >> 32) & 3u (FLAG_A or FLAG_P) and the
+  // value from_bits<T>((unsigned)w). Spin until it is published (after SPIN_LIMIT tries,
   // atomicExch(error, 1) and stop waiting). Then __ballot_sync finds the nearest P (the lowest lane with
   // FLAG_P); the lanes up to and including it add their values (a __shfl_xor_sync reduction); stop if there
   // was a P, else go 32 tiles further back.
@@ -265,12 +271,6 @@ template <typename T> __device__ __forceinline__ T fixed_sum(T v) {
 #pragma unroll
   for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(FULL_MASK, v, d);
   return __shfl_sync(FULL_MASK, v, 0);
-}
-
-// has this status word been published in this launch?
-__device__ __forceinline__ bool published(unsigned long long w, unsigned epoch) {
-  unsigned hi = (unsigned)(w >> 32);
-  return (hi >> 2) == epoch && (hi & 3u);
 }
 
 // warp 0 of tile `tile` (whose total is agg, its A already published): publishes S and P where it must;
