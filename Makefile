@@ -15,7 +15,12 @@ export ARCH
 # REQUIRE_GPU=1: every SKIP becomes a FAIL (see common/gpu_policy.h and common/run_checks.sh)
 export REQUIRE_GPU
 
-.PHONY: all $(PRACS) exercises check bench sanitize profile test doctor clean help
+# the GPUs a learner may have, tested on the one here (common/check_matrix.sh, common/gpu_limits.h)
+PROFILES := t4 rtx3060 rtx4060 a100 l4
+ARCH_SMS := 75 80 86 89
+
+.PHONY: all $(PRACS) exercises check bench sanitize profile test doctor clean help check-arch check-profiles \
+        defaults
 
 all: $(PRACS)
 $(PRACS):
@@ -38,6 +43,21 @@ bench: all
 sanitize: all
 	@common/run_checks.sh sanitize $(RUNS)
 
+# make check-arch SMS=75: a clean build of PTX alone for that compute capability (SMS="75 80 86 89": each in
+# turn), then every check line; the driver compiles the PTX for the GPU here, so it runs a T4 build's code
+check-arch:
+	@common/check_matrix.sh arch "$(or $(SMS),$(ARCH_SMS))"
+
+# every check line under each GPU profile: the limits (SMs, shared memory, L2, memory) of a T4, an RTX 3060,
+# an RTX 4060 (8 GiB), an A100 and an L4, and that many SMs where the driver makes a green context
+check-profiles: all
+	@common/check_matrix.sh profiles "$(or $(PROFILE),$(PROFILES))"
+
+# every program with no arguments, in 4 GiB of device memory (WORKBOOK_DEVICE_MEM_MIB): each must PASS; the
+# peak device memory of each (TABLE=FILE writes them as a Markdown table)
+defaults: all
+	@common/default_runs.sh $(PRACS)
+
 profile: all
 	@common/run_checks.sh profile $(RUNS)
 
@@ -59,9 +79,13 @@ help:
 	@echo "make exercises    build the starting files in pracN/exercises/ (they FAIL until you finish them)"
 	@echo "make test         CPU tests, build checks, bad-input runs and make check (what CI runs)"
 	@echo "make bench        timed runs against the copy and the libraries; writes docs/results.md"
-	@echo "make sanitize     the sanitize runs under compute-sanitizer (memcheck, racecheck, synccheck)"
+	@echo "make sanitize     the sanitize runs under compute-sanitizer (memcheck, initcheck, racecheck, synccheck)"
+	@echo "make check-arch SMS=75   a clean PTX-only build for compute capability 7.5, then make check on this GPU"
+	@echo "make check-profiles      make check under each GPU profile ($(PROFILES)); PROFILE=t4 for one"
+	@echo "make defaults     every program with no arguments in 4 GiB, and the peak device memory of each"
 	@echo "make profile      the profile runs (Nsight Compute), where a practical has them"
 	@echo "make doctor       toolkit, driver, host compiler and GPU: what this machine has"
 	@echo "make clean        remove what the build made"
-	@echo "Options: ARCH=sm_90 (now $(ARCH)), SMS=\"80 86 90\", DEBUG=1, REQUIRE_GPU=1 (a SKIP is a FAIL),"
-	@echo "         NVCCFLAGS=..., EXTRA_NVCCFLAGS=..."
+	@echo "Options: ARCH=sm_90 (now $(ARCH)), SMS=\"80 86 90\", PTX_ONLY=1, DEBUG=1, REQUIRE_GPU=1 (a SKIP is a FAIL),"
+	@echo "         NVCCFLAGS=..., EXTRA_NVCCFLAGS=...; WORKBOOK_GPU_PROFILE=t4 and WORKBOOK_DEVICE_MEM_MIB=4096"
+	@echo "         in the environment make every program act as on that GPU (docs/troubleshooting.md)"

@@ -16,11 +16,16 @@
 #                libx_SRCS (libprac6_SRCS = prac6.cu)
 #   GOLD_CFLAGS  optional: extra gcc flags for its gold routines
 #   GOLD_OPENMP  optional: 1 to run its gold routines on every core with OpenMP, where gcc supports it
+#   MISSING      optional: programs left out of PROGS because a library they need is not installed, each with
+#                prog_WHY (one line: what is missing and how to get it). The line is printed once a build,
+#                and written to .obj/missing/prog, where make check finds it and counts the program's runs as
+#                SKIP with that reason.
 # and then says `include ../common/prac.mk`. Its runs are listed in the file `runs` beside it.
 #
 # Variables a user can set on the command line:
 #   ARCH=sm_90         one target (default: the local GPU's compute capability, else sm_90)
 #   SMS="80 86 90"     several targets in one binary, with PTX for the highest (overrides ARCH)
+#   PTX_ONLY=1         with SMS: PTX alone for each, compiled by the driver when a program starts
 #   DEBUG=1            device debug code (-G) and synchronising error checks
 #   REQUIRE_GPU=1      every SKIP becomes a FAIL (make check proves that a GPU ran)
 #   NVCC, NVCCFLAGS, EXTRA_NVCCFLAGS, HOST_COMPILER, CUDA_HOME / CUDA_PATH
@@ -62,6 +67,11 @@ ifneq ($(strip $(SMS)),)
   SM_TOP := $(shell echo $(SM_LIST) | tr ' ' '\n' | sort -n | tail -n 1)
   GENCODE := $(foreach sm,$(SM_LIST),-gencode arch=compute_$(sm),code=sm_$(sm)) \
              -gencode arch=compute_$(SM_TOP),code=compute_$(SM_TOP)
+  # PTX_ONLY=1: PTX alone, no machine code, for each of SMS. The driver compiles it for the GPU it runs on, so
+  # an H100 runs exactly the code a T4 build holds (`make check-arch SMS=75`).
+  ifeq ($(PTX_ONLY),1)
+    GENCODE := $(foreach sm,$(SM_LIST),-gencode arch=compute_$(sm),code=compute_$(sm))
+  endif
 else
   SM_LIST := $(patsubst sm_%,%,$(ARCH))
   GENCODE := -arch=$(ARCH)
@@ -119,6 +129,17 @@ $(FLAGS_STAMP): FORCE
 	@printf '%s\n' $(call shell_quote,$(FLAGS_TEXT)) | cmp -s - $@ || printf '%s\n' $(call shell_quote,$(FLAGS_TEXT)) > $@
 .PHONY: FORCE
 FORCE:
+
+# ---- programs left out (MISSING) -------------------------------------------------------------------
+QUIET_GOALS := clean print-gold-cflags print-progs help
+ifneq ($(strip $(MISSING)),)
+  ifeq ($(filter $(QUIET_GOALS),$(MAKECMDGOALS)),)
+    $(foreach p,$(MISSING),$(shell echo "$(p): not built: $($(p)_WHY)" >&2))
+  endif
+  $(shell mkdir -p $(OBJDIR)/missing)
+  $(foreach p,$(MISSING),$(shell printf '%s\n' '$(subst ','',$($(p)_WHY))' > $(OBJDIR)/missing/$(p)))
+endif
+$(if $(wildcard $(OBJDIR)/missing),$(shell cd $(OBJDIR)/missing && rm -f $(PROGS)))
 
 # ---- building --------------------------------------------------------------------------------------
 .DEFAULT_GOAL := all
@@ -212,6 +233,11 @@ help:
 	@echo "make profile         the 'profile' runs (Nsight Compute / Systems)"
 	@echo "make clean           remove binaries and objects"
 	@echo "ARCH=$(ARCH)  SMS=$(SMS)  DEBUG=$(DEBUG)  REQUIRE_GPU=$(REQUIRE_GPU)  CUDA_ROOT=$(CUDA_ROOT)"
+
+# for common/default_runs.sh (make defaults): the programs built here
+print-progs:
+	@echo $(PROGS)
+.PHONY: print-progs
 
 # for tests/Makefile, which compiles this practical's gold routines with the same flags
 print-gold-cflags:

@@ -10,10 +10,13 @@
 #            exit code 2 counts as skipped whatever was expected (no GPU, a tool that is absent), except
 #            that expect=SKIP passes on a SKIP for any reason other than having no GPU.
 #   out      a file of pinned output that the run must reproduce; lines naming the GPU are ignored.
-#   tool     the compute-sanitizer tool for sanitize lines: memcheck (default), racecheck, synccheck,
-#            initcheck
+#   tool     the compute-sanitizer tool for sanitize lines: memcheck, racecheck, synccheck or initcheck.
+#            A line without tool= runs twice, under memcheck and under initcheck (reads of device memory
+#            that nothing wrote), so that every program with a memcheck line is initchecked too.
 #   env      a variable set for this run only (env=WORKBOOK_DEVICE_MEM_MIB=64: a GPU with 64 MiB free)
 #   PROGRAM  a program of the practical (run as ./PROGRAM, or ./exercises/x) or a command of its own.
+#            A program the build left out because a library it needs is missing (prac.mk's MISSING, which
+#            writes the reason to .obj/missing/PROGRAM) makes every one of its lines a SKIP with that reason.
 # Lines tagged `bad` give a program bad input: it must print exactly one line, "RESULT: FAIL (bad
 # input: ...)", and exit 1, with or without a GPU. Lines tagged `sanitize` run under compute-sanitizer.
 #
@@ -67,7 +70,7 @@ for runs in "$@"; do
       ;;
     esac
     [ "$first" = "$tag" ] || continue
-    expect=PASS out='' limit=900 tool=memcheck envs=()
+    expect=PASS out='' limit=900 tool='' envs=()
     read -r -a words <<<"$rest"
     while [ ${#words[@]} -gt 0 ]; do
       case ${words[0]} in
@@ -86,82 +89,97 @@ for runs in "$@"; do
     fi
     name="$prac/${envs[*]:+${envs[*]} }${words[*]}"
     prog=${words[0]}
+    if [ ! -e "$dir/$prog" ] && [ -f "$dir/.obj/missing/$prog" ]; then
+      report SKIP "$name" "$prog was not built: $(head -n 1 "$dir/.obj/missing/$prog")"
+      continue
+    fi
     [ -x "$dir/$prog" ] && [ "${prog#./}" = "$prog" ] && words[0]=./$prog
+    tools=(none)
     if [ "$tag" = sanitize ]; then
       if [ -z "$sanitizer" ]; then
         report SKIP "$name" "compute-sanitizer not found"
         continue
       fi
-      words=("$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 20 "${words[@]}")
-      name="$name  [compute-sanitizer --tool $tool]"
+      if [ -n "$tool" ]; then tools=("$tool"); else tools=(memcheck initcheck); fi
     fi
-
-    # an expect=SKIP line tests a SKIP for a reason (a default size too big for the GPU): REQUIRE_GPU must not
-    # turn that one into a FAIL; a SKIP for having no GPU is still caught below
-    [ "$expect" = SKIP ] && envs+=("REQUIRE_GPU=")
-    output=$(cd "$dir" && env "${envs[@]}" timeout "$limit" "${words[@]}" 2>&1 </dev/null)
-    rc=$?
-    [ -n "${LOG:-}" ] && printf '=== %s %s (exit %d)\n%s\n' "$tag" "$name" "$rc" "$output" >>"$LOG"
-    [ "${VERBOSE:-0}" = 1 ] && printf '%s\n' "$output" | sed -e 's/^/      | /'
-    [ "$tag" = bench ] && printf '%s\n' "$output" | grep '^BENCH ' | sed -e 's/^/      /'
-
-    verdict_line=$(printf '%s\n' "$output" | grep '^RESULT: ' | tail -n 1)
-    verdict=$(printf '%s\n' "$verdict_line" | sed -n 's/^RESULT: \(PASS\|FAIL\|SKIP\).*/\1/p')
-    why=$(printf '%s\n' "$verdict_line" | sed -n 's/^RESULT: [A-Z]* *(\(.*\))$/\1/p')
-
-    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-      report FAIL "$name" "no verdict within ${limit} s"
-      continue
-    fi
-    if [ -z "$verdict" ]; then
-      report FAIL "$name" "no RESULT line, exit code $rc"
-      printf '%s\n' "$output" | show_tail
-      continue
-    fi
-    if [ "$(code_of "$verdict")" != "$rc" ]; then
-      report FAIL "$name" "verdict $verdict but exit code $rc"
-      printf '%s\n' "$output" | show_tail
-      continue
-    fi
-    if [ "$tag" = bad ]; then
-      nlines=$(printf '%s\n' "$output" | wc -l)
-      if [ "$rc" = 1 ] && [ "$nlines" = 1 ] && [[ $verdict_line == "RESULT: FAIL (bad input: "* ]]; then
-        report PASS "$name" "rejected: ${why#bad input: }"
-      else
-        report FAIL "$name" "bad input must give one line 'RESULT: FAIL (bad input: ...)' and exit 1; got exit $rc, $nlines lines"
-        printf '%s\n' "$output" | show_tail
+    base_name=$name base_words=("${words[@]}")
+    for tool in "${tools[@]}"; do
+      name=$base_name words=("${base_words[@]}")
+      if [ "$tool" != none ]; then
+        words=("$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 20 "${words[@]}")
+        name="$name  [compute-sanitizer --tool $tool]"
       fi
-      continue
-    fi
-    if [ "$verdict" = SKIP ]; then
-      if [ "$expect" = SKIP ] && [[ $why != "no CUDA device"* ]]; then
-        report PASS "$name" "skips as it should: $why"
-      else
-        report SKIP "$name" "$why"
-      fi
-      continue
-    fi
-    if [ "$verdict" != "$expect" ]; then
-      report FAIL "$name" "expected $expect, got $verdict${why:+: $why}"
-      printf '%s\n' "$output" | show_tail
-      continue
-    fi
-    if [ -n "$out" ] && [ ! -f "$dir/$out" ]; then
-      report FAIL "$name" "the pinned output $out is missing"
-      continue
-    fi
-    if [ -n "$out" ]; then
-      if ! diffs=$(diff <(printf '%s\n' "$output" | grep -v '^GPU Device ') <(grep -v '^GPU Device ' "$dir/$out")); then
-        report FAIL "$name" "output differs from $out"
-        printf '%s\n' "$diffs" | show_tail 30
+
+      # an expect=SKIP line tests a SKIP for a reason (a default size too big for the GPU): REQUIRE_GPU must not
+      # turn that one into a FAIL; a SKIP for having no GPU is still caught below
+      [ "$expect" = SKIP ] && envs+=("REQUIRE_GPU=")
+      # a line that must PASS has its sizes chosen by the workbook: where this GPU is too small for them, the
+      # program SKIPs with the reason instead of calling them bad input (gpu_policy.h, gpu_sized_by_runs)
+      [ "$expect" = PASS ] && [ "$tag" != bad ] && envs+=("WORKBOOK_RUNS_LINE=1")
+      output=$(cd "$dir" && env "${envs[@]}" timeout "$limit" "${words[@]}" 2>&1 </dev/null)
+      rc=$?
+      [ -n "${LOG:-}" ] && printf '=== %s %s (exit %d)\n%s\n' "$tag" "$name" "$rc" "$output" >>"$LOG"
+      [ "${VERBOSE:-0}" = 1 ] && printf '%s\n' "$output" | sed -e 's/^/      | /'
+      [ "$tag" = bench ] && printf '%s\n' "$output" | grep '^BENCH ' | sed -e 's/^/      /'
+
+      verdict_line=$(printf '%s\n' "$output" | grep '^RESULT: ' | tail -n 1)
+      verdict=$(printf '%s\n' "$verdict_line" | sed -n 's/^RESULT: \(PASS\|FAIL\|SKIP\).*/\1/p')
+      why=$(printf '%s\n' "$verdict_line" | sed -n 's/^RESULT: [A-Z]* *(\(.*\))$/\1/p')
+
+      if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+        report FAIL "$name" "no verdict within ${limit} s"
         continue
       fi
-    fi
-    if [ "$expect" = PASS ]; then
-      report PASS "$name" "${out:+output matches $out}"
-    else
-      report PASS "$name" "fails as it should: $why"
-    fi
+      if [ -z "$verdict" ]; then
+        report FAIL "$name" "no RESULT line, exit code $rc"
+        printf '%s\n' "$output" | show_tail
+        continue
+      fi
+      if [ "$(code_of "$verdict")" != "$rc" ]; then
+        report FAIL "$name" "verdict $verdict but exit code $rc"
+        printf '%s\n' "$output" | show_tail
+        continue
+      fi
+      if [ "$tag" = bad ]; then
+        nlines=$(printf '%s\n' "$output" | wc -l)
+        if [ "$rc" = 1 ] && [ "$nlines" = 1 ] && [[ $verdict_line == "RESULT: FAIL (bad input: "* ]]; then
+          report PASS "$name" "rejected: ${why#bad input: }"
+        else
+          report FAIL "$name" "bad input must give one line 'RESULT: FAIL (bad input: ...)' and exit 1; got exit $rc, $nlines lines"
+          printf '%s\n' "$output" | show_tail
+        fi
+        continue
+      fi
+      if [ "$verdict" = SKIP ]; then
+        if [ "$expect" = SKIP ] && [[ $why != "no CUDA device"* ]]; then
+          report PASS "$name" "skips as it should: $why"
+        else
+          report SKIP "$name" "$why"
+        fi
+        continue
+      fi
+      if [ "$verdict" != "$expect" ]; then
+        report FAIL "$name" "expected $expect, got $verdict${why:+: $why}"
+        printf '%s\n' "$output" | show_tail
+        continue
+      fi
+      if [ -n "$out" ] && [ ! -f "$dir/$out" ]; then
+        report FAIL "$name" "the pinned output $out is missing"
+        continue
+      fi
+      if [ -n "$out" ]; then
+        if ! diffs=$(diff <(printf '%s\n' "$output" | grep -v '^GPU Device ') <(grep -v '^GPU Device ' "$dir/$out")); then
+          report FAIL "$name" "output differs from $out"
+          printf '%s\n' "$diffs" | show_tail 30
+          continue
+        fi
+      fi
+      if [ "$expect" = PASS ]; then
+        report PASS "$name" "${out:+output matches $out}"
+      else
+        report PASS "$name" "fails as it should: $why"
+      fi
+    done
   done <"$runs"
 done
 

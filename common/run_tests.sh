@@ -2,7 +2,10 @@
 # run_tests.sh PRACDIR... -- `make test`, the command CI runs. Four stages, each closing with its own
 # counts, then one line that adds them up:
 #   1. the CPU tests in tests/ (gold routines, comparison, argument parsing)
-#   2. a build of every practical, and its compiler logs: no warnings, no unexpected register spills
+#   2. a build of every practical for every compute capability a learner may have (TEST_SMS, default
+#      "75 80 86 89 90": machine code for each, PTX for 9.0), and its compiler logs: no warnings, no
+#      unexpected register spills for any of them -- so a kernel that does not compile or spills on a T4
+#      fails here, on a machine without a GPU
 #   3. bad input to every program: one clear line and exit 1 (no GPU needed)
 #   4. make check: every program against its gold (each SKIPs where there is no GPU)
 set -u
@@ -35,10 +38,12 @@ stage() { # name command...
   rm -f "$log"
 }
 
+TEST_SMS=${TEST_SMS:-75 80 86 89 90}
 build_all() {
   local rc=0 out
+  echo "building for SMS=\"$TEST_SMS\""
   for p in "$@"; do
-    if ! out=$(make --no-print-directory -C "$p" -j "$(nproc)" all 2>&1); then
+    if ! out=$(make --no-print-directory -C "$p" -j "$(nproc)" SMS="$TEST_SMS" all 2>&1); then
       printf '%s\n' "$out" | tail -n 40
       echo "FAIL  build $p"
       rc=1

@@ -153,11 +153,11 @@ int main(int argc, char **argv) {
   // step 6: a grid that just fills the GPU. No more threads than paths: a thread with no path would only
   // waste a generator
   int nsm, per_sm;
-  checkCudaErrors(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+  nsm = device_limits(dev)->sms;
   if (philox)
-    checkCudaErrors(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pathcalc_philox, nthreads, 0));
+    per_sm = occupancy_blocks_per_sm(pathcalc_philox, dev, nthreads, 0);
   else
-    checkCudaErrors(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pathcalc, nthreads, 0));
+    per_sm = occupancy_blocks_per_sm(pathcalc, dev, nthreads, 0);
   int nblocks = per_sm * nsm;
   if ((long long)nblocks * nthreads > npath) nblocks = (npath + nthreads - 1) / nthreads;
   long long nthreads_total = (long long)nblocks * nthreads;

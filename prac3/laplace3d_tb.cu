@@ -317,11 +317,10 @@ int main(int argc, char **argv) {
   int dev = findCudaDevice(argc, argv);
   // two buffers of strip ends a level for levels 0..T-1: over 48 KB (T = 6 at 64 columns, T = 7 at 48) needs the
   // opt-in attribute, which every kernel gets for the most its own block needs, where the GPU has it
-  int optin = 0;
-  checkCudaErrors(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  int optin = device_limits(dev)->smem_block_optin;
   if (tb_shared_bytes(T, by) > (size_t)optin)
-    args_fail("a %dx%d block with -T=%d needs %zu bytes of shared memory; this GPU gives a block at most %d",
-              TB_BLOCK_X, by, T, tb_shared_bytes(T, by), optin);
+    device_limit_exceeded("a %dx%d block with -T=%d needs %zu bytes of shared memory; this GPU gives a block at "
+                          "most %d", TB_BLOCK_X, by, T, tb_shared_bytes(T, by), optin);
   for (int t = 1; t <= TB_MAX_SWEEPS; t++)
     for (int y = 16; y <= 64; y += 16) {
       size_t most = tb_shared_bytes(t, y);

@@ -104,8 +104,8 @@ static int softmax_blocks(int N) {
   if (resident == 0) {
     int dev, sms, per_sm;
     checkCudaErrors(cudaGetDevice(&dev));
-    checkCudaErrors(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    checkCudaErrors(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, softmax_stats, SOFTMAX_THREADS, 0));
+    sms = device_limits(dev)->sms;
+    per_sm = occupancy_blocks_per_sm(softmax_stats, dev, SOFTMAX_THREADS, 0);
     resident = sms * per_sm < SOFTMAX_MAX_BLOCKS ? sms * per_sm : SOFTMAX_MAX_BLOCKS;
   }
   int want = (N / 4 + SOFTMAX_THREADS) / SOFTMAX_THREADS;

@@ -124,15 +124,13 @@ int main(int argc, char **argv) {
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   int dev = findCudaDevice(argc, argv);
-  cudaDeviceProp prop;
-  checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
   // the vector, its sorted copy and the sort's temporary storage (about the size of the keys again)
   device_memory_check(3 * (size_t)n * sizeof(float), "the vector, its sorted copy and the sort's workspace",
                       args_given(argc, argv, "n"));
 
   // Thrust throws: every exception ends in one verdict line
   try {
-    return run(n, seed, fault, reps, prop.multiProcessorCount);
+    return run(n, seed, fault, reps, device_limits(dev)->sms);
   } catch (const thrust::system_error &e) {
     return result_fail("Thrust threw thrust::system_error: %s", e.what());
   } catch (const std::bad_alloc &e) {

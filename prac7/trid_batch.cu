@@ -391,9 +391,8 @@ template <int LMAX> static void launch_hybrid_lmax(const trid_args *t) {
   if (known_warps != t->warps || known_shmem != shmem) {
     int dev = 0;
     checkCudaErrors(cudaGetDevice(&dev));
-    checkCudaErrors(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    checkCudaErrors(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, GPU_trid_hybrid<LMAX>, 32 * t->warps, shmem));
+    sms = device_limits(dev)->sms;
+    per_sm = occupancy_blocks_per_sm(GPU_trid_hybrid<LMAX>, dev, 32 * t->warps, shmem);
     known_warps = t->warps;
     known_shmem = shmem;
   }
@@ -444,12 +443,15 @@ static void to_layout(int rows, int cols, const float *in, float *out) {
   getLastCudaError("transpose execution failed");
 }
 
-static void launch_transposes(void *p) { // what the interleaved layout costs a strided caller: 4 in, 1 out
-  trid_args *t = (trid_args *)p;
+static void to_interleaved(const trid_args *t) { // the four coefficient arrays, strided -> interleaved
   to_layout(t->batch, t->n, t->a, (float *)t->ai);
   to_layout(t->batch, t->n, t->b, (float *)t->bi);
   to_layout(t->batch, t->n, t->c, (float *)t->ci);
   to_layout(t->batch, t->n, t->d, (float *)t->di);
+}
+static void launch_transposes(void *p) { // what the interleaved layout costs a strided caller: 4 in, 1 out
+  trid_args *t = (trid_args *)p;
+  to_interleaved(t);
   to_layout(t->n, t->batch, t->xi, t->x);
 }
 
@@ -589,15 +591,14 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMemcpy(d_d, h_d, bytes, cudaMemcpyHostToDevice));
 
   trid_args t = {n, batch, warps, d_a, d_b, d_c, d_d, d_ai, d_bi, d_ci, d_di, d_x, d_xi, d_w};
-  launch_transposes(&t); // the interleaved copies (its last transpose writes d_x, poisoned below anyway)
+  to_interleaved(&t); // the interleaved copies (xi is written by the solvers before anything reads it)
   // this GPU's most shared memory a block (opt-in): fewer warps a block where the default does not fit
-  int optin_i = 0;
-  checkCudaErrors(cudaDeviceGetAttribute(&optin_i, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  int optin_i = device_limits(dev)->smem_block_optin;
   size_t optin = (size_t)optin_i;
   while (n >= 64 && lmax <= 32 && hybrid_smem(lmax, warps) > optin) { // (n < 64 uses no shared memory)
     if (args_given(argc, argv, "warps") || warps == 1)
-      return result_fail("bad input: -warps=%d at n = %d needs %zu bytes of shared memory a block, this GPU "
-                         "gives %zu", warps, n, hybrid_smem(lmax, warps), optin);
+      device_limit_exceeded("-warps=%d at n = %d needs %zu bytes of shared memory a block, this GPU gives %zu",
+                            warps, n, hybrid_smem(lmax, warps), optin);
     warps /= 2;
   }
   t.warps = warps;

@@ -716,7 +716,7 @@ static int main_sort(int argc, char **argv) {
   sort_plan p;
   memset(&p, 0, sizeof(p));
   p.n = N, p.pairs = pairs, p.is_float = is_float;
-  checkCudaErrors(cudaDeviceGetAttribute(&p.nsm, cudaDevAttrMultiProcessorCount, dev));
+  p.nsm = device_limits(dev)->sms;
   checkCudaErrors(cudaMalloc((void **)&p.d_in, bytes));
   checkCudaErrors(cudaMalloc((void **)&p.d_out, bytes));
   checkCudaErrors(cudaMalloc((void **)&p.d_alt, bytes));

@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
 
   int dev = findCudaDevice(argc, argv);
   int nsm;
-  checkCudaErrors(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+  nsm = device_limits(dev)->sms;
   // 8 blocks of 256 threads per SM fill the GPU; no more threads than terms
   long long want = (n + BLOCK_THREADS - 1) / BLOCK_THREADS;
   int nblocks = want < 8LL * nsm ? (int)want : 8 * nsm;

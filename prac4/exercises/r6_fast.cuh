@@ -97,8 +97,8 @@ static int fast_resident_blocks(int dev, int threads, int unroll) {
                   : unroll == 2 ? (const void *)reduction_fast<2>
                   : unroll == 4 ? (const void *)reduction_fast<4>
                                 : (const void *)reduction_fast<8>;
-  checkCudaErrors(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, threads, 0));
-  checkCudaErrors(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  per_sm = occupancy_blocks_per_sm(k, dev, threads, 0);
+  sms = device_limits(dev)->sms;
   return per_sm * sms;
 }
 

@@ -188,7 +188,7 @@ static void run_pipeline(const float *A, const float *B, float *C, int M, int N,
   if (optin < 0) {
     int dev;
     checkCudaErrors(cudaGetDevice(&dev));
-    checkCudaErrors(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    optin = device_limits(dev)->smem_block_optin;
   }
   if (optin >= s7_shared_bytes(S7_STAGES))
     launch_pipeline<S7_STAGES>(A, B, C, M, N, K);
