@@ -3,7 +3,9 @@
 # arguments, in a GPU of WORKBOOK_DEVICE_MEM_MIB MiB (default 4096), and the peak device memory each one used.
 # A default run must PASS there: a SKIP for any reason but having no GPU is a FAIL, since the promise is
 # that every default run fits in 4 GiB. The peak is sampled by the program itself (helper_cuda.h,
-# WORKBOOK_PEAK_MEM): every allocation after the CUDA context was made, library workspaces included.
+# WORKBOOK_PEAK_MEM): every allocation after the CUDA context was made, library workspaces included; a
+# run whose peak passes the cap is a FAIL (its own size check let it through). The peak is the device's, so
+# nothing else may run on the GPU meanwhile.
 # TABLE=FILE also writes the results as a Markdown table (for docs/results.md). Closes with the counts.
 set -u
 cd "$(dirname "$0")/.."
@@ -33,8 +35,15 @@ for dir in "$@"; do
     verdict=$(printf '%s\n' "$output" | grep '^RESULT: ' | tail -n 1)
     peak=$(sed -n 's/.* MiB=\([0-9]*\)$/\1/p' "$peaks" | sort -n | tail -n 1)
     detail="peak ${peak:-?} MiB, $secs s"
+    cap=$WORKBOOK_DEVICE_MEM_MIB
     case $rc:$verdict in
-    0:"RESULT: PASS"*) status=PASS passed=$((passed + 1)) ;;
+    0:"RESULT: PASS"*)
+      if [ -n "$peak" ] && [ "$cap" != 0 ] && [ "$peak" -gt "$cap" ]; then
+        status=FAIL failed=$((failed + 1)) detail="$detail: more than the $cap MiB its size check allowed for"
+      else
+        status=PASS passed=$((passed + 1))
+      fi
+      ;;
     2:"RESULT: SKIP (no CUDA device"*) status=SKIP skipped=$((skipped + 1)) detail=${verdict#RESULT: } ;;
     *) status=FAIL failed=$((failed + 1)) detail="exit $rc, ${verdict:-no RESULT line}; $detail" ;;
     esac
