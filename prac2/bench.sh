@@ -28,8 +28,8 @@ run() { # variant program args...
   kernel[$variant]=$(printf '%s\n' "$bench" | sed -n 's/.* ms=\([0-9.]*\).*/\1/p')
 }
 
-run host_v1 ./prac2 -version=1 -goldpaths=300000
-run host_v2 ./prac2 -version=2 -goldpaths=300000
+run host_v1 ./prac2 -npath=9600000 -version=1 -goldpaths=300000
+run host_v2 ./prac2 -npath=9600000 -version=2 -goldpaths=300000
 run device_xorwow ./prac2_device
 run device_philox ./prac2_device -philox
 
