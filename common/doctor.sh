@@ -24,6 +24,22 @@ for tool in ncu nsys compute-sanitizer cuobjdump; do
   say "$tool" "${path:-missing}"
 done
 
+# the optional libraries: without one, the programs that need it are left out, with a line saying why
+if make --no-print-directory -s -C prac3 print-progs 2>/dev/null | tr ' ' '\n' | grep -qx laplace3d_mgpu; then
+  say "NCCL" "found (prac3 builds laplace3d_mgpu)"
+else
+  say "NCCL" "missing: prac3 leaves out laplace3d_mgpu (step 11); install libnccl-dev, or set NCCL_HOME"
+fi
+mpicc_bin=$(command -v mpicc || true)
+say "MPI (mpicc)" "${mpicc_bin:-missing: prac3 leaves out laplace3d_mgpu_mpi; install Open MPI (libopenmpi-dev)}"
+if echo 'int main(void){return 0;}' | gcc -fopenmp -x c - -o /dev/null 2>/dev/null; then
+  say "OpenMP (gcc)" "found: the gold routines run on every core"
+else
+  say "OpenMP (gcc)" "missing: the gold routines run on one core (slower checks, same results)"
+fi
+[ -n "${WORKBOOK_GPU_PROFILE:-}" ] && say "GPU profile" "WORKBOOK_GPU_PROFILE=$WORKBOOK_GPU_PROFILE: programs act as on that GPU"
+[ -n "${WORKBOOK_DEVICE_MEM_MIB:-}" ] && say "memory cap" "WORKBOOK_DEVICE_MEM_MIB=$WORKBOOK_DEVICE_MEM_MIB MiB"
+
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
   say "driver" "$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)"
   nvidia-smi --query-gpu=index,name,compute_cap,memory.total --format=csv,noheader | while read -r line; do

@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "gold_check.h"
+#include "gpu_limits.h"
 #include "gpu_policy.h"
 #include "grid3d.h"
 #include "helper_cuda.h" /* from gcc: only its plain C parts, which must compile here */
@@ -296,6 +297,72 @@ TEST(memory_verdicts) {
   CHECK(strncmp(msg, "bad input: ", 11) == 0);
 }
 
+TEST(memory_verdicts_for_runs_lines) {
+  /* a size from a runs file (WORKBOOK_RUNS_LINE) that this GPU cannot hold: a SKIP naming the GPU, not bad input */
+  char msg[320];
+  size_t gib = (size_t)1 << 30;
+  setenv("WORKBOOK_RUNS_LINE", "1", 1);
+  CHECK(gpu_sized_by_runs());
+  CHECK(gpu_memory_verdict(8 * gib, 6 * gib, 1, "u1 and u2", msg, sizeof(msg)) == GPU_SKIP);
+  CHECK(strstr(msg, "too small for this run") != NULL);
+  CHECK(gpu_memory_verdict(2 * gib, 6 * gib, 1, "u1 and u2", msg, sizeof(msg)) == GPU_OK);
+  setenv("WORKBOOK_RUNS_LINE", "0", 1);
+  CHECK(!gpu_sized_by_runs());
+  CHECK(gpu_memory_verdict(8 * gib, 6 * gib, 1, "u1 and u2", msg, sizeof(msg)) == GPU_FAIL);
+  unsetenv("WORKBOOK_RUNS_LINE");
+}
+
+TEST(gpu_profiles_known_and_unknown) {
+  const gpu_limits *p;
+  char msg[320];
+  unsetenv("WORKBOOK_GPU_PROFILE");
+  CHECK(gpu_profile_from_env(&p, msg, sizeof(msg)) == 0 && p == NULL);
+  setenv("WORKBOOK_GPU_PROFILE", "t4", 1);
+  CHECK(gpu_profile_from_env(&p, msg, sizeof(msg)) == 0 && p != NULL && p->cc == 75 && p->sms == 40);
+  setenv("WORKBOOK_GPU_PROFILE", "T4x", 1); /* a typo must not quietly test the real GPU */
+  CHECK(gpu_profile_from_env(&p, msg, sizeof(msg)) == -1 && p == NULL);
+  CHECK(strncmp(msg, "bad input: ", 11) == 0 && strstr(msg, "rtx3060") != NULL && strstr(msg, "l4") != NULL);
+  unsetenv("WORKBOOK_GPU_PROFILE");
+  /* every profile: the table's numbers within what NVIDIA's tables allow for its compute capability */
+  for (int i = 0; i < GPU_PROFILE_COUNT; i++) {
+    const gpu_limits *g = &gpu_profiles[i];
+    CHECK(gpu_profile_find(g->profile) == g);
+    CHECK(g->cc >= 75 && g->cc <= 90 && g->sms > 0 && g->regs_sm == 65536 && g->smem_block == 49152);
+    CHECK(g->smem_block_optin <= g->smem_sm && g->smem_block <= g->smem_block_optin);
+    CHECK(g->smem_reserved == (g->cc >= 80 ? 1024 : 0));
+    CHECK(g->threads_sm == (g->cc == 75 ? 1024 : g->cc == 80 ? 2048 : 1536));
+    CHECK(g->mem_bytes >= ((size_t)8 << 30) - ((size_t)64 << 20)); /* the smallest, an 8 GB RTX 4060 */
+  }
+  CHECK(gpu_profile_find("h100") == NULL);
+}
+
+TEST(gpu_profile_lowers_never_raises) {
+  gpu_limits h100 = {"NVIDIA H100 80GB HBM3", NULL, 90, 132, 49152, 232448, 233472, 1024, 65536, 65536, 2048, 32,
+                     50 << 20, (size_t)80 << 30};
+  gpu_limits g = gpu_limits_apply(&h100, gpu_profile_find("t4"));
+  CHECK(g.cc == 75 && g.sms == 40 && g.smem_sm == 65536 && g.smem_block_optin == 65536 && g.threads_sm == 1024);
+  CHECK(g.l2_bytes == 4 << 20 && g.mem_bytes == (size_t)15360 << 20 && strcmp(g.profile, "t4") == 0);
+  CHECK(g.smem_reserved == 1024); /* the real GPU's reserve still applies */
+  gpu_limits small = h100;
+  small.sms = 20, small.l2_bytes = 1 << 20; /* a profile never promises more than the real GPU has */
+  g = gpu_limits_apply(&small, gpu_profile_find("a100"));
+  CHECK(g.sms == 20 && g.l2_bytes == 1 << 20 && g.smem_sm == 167936);
+  g = gpu_limits_apply(&h100, NULL);
+  CHECK(g.profile == NULL && g.sms == 132);
+}
+
+TEST(gpu_blocks_per_sm_by_each_limit) {
+  const gpu_limits *t4 = gpu_profile_find("t4"), *a100 = gpu_profile_find("a100");
+  CHECK(gpu_blocks_per_sm(t4, 256, 32, 0) == 4);        /* threads: 1024 / 256 */
+  CHECK(gpu_blocks_per_sm(a100, 256, 32, 0) == 8);      /* threads: 2048 / 256 */
+  CHECK(gpu_blocks_per_sm(t4, 256, 128, 0) == 2);       /* registers: 65536 / (128 x 256) */
+  CHECK(gpu_blocks_per_sm(t4, 128, 32, 40000) == 1);    /* shared memory: 64 KiB holds one 40 KB block */
+  CHECK(gpu_blocks_per_sm(a100, 128, 32, 40000) == 4);  /* 164 KiB, 1 KiB reserved a block: 4 x 41 KB */
+  CHECK(gpu_blocks_per_sm(t4, 32, 16, 0) == 16);        /* the 16-block limit */
+  CHECK(gpu_blocks_per_sm(t4, 1024, 65, 0) == 0);       /* 65 registers x 1024 threads: does not fit at all */
+  CHECK(gpu_blocks_per_sm(t4, 0, 32, 0) == 0);
+}
+
 TEST(args_given_sees_typed_options) {
   char a0[] = "prog", a1[] = "-nx=64", a2[] = "--ny", a3[] = "-nxx=3";
   char *argv[] = {a0, a1, a2, a3};
@@ -352,6 +419,10 @@ int main(void) {
   RUN(require_gpu_turns_skip_into_fail);
   RUN(memory_cap_from_environment);
   RUN(memory_verdicts);
+  RUN(memory_verdicts_for_runs_lines);
+  RUN(gpu_profiles_known_and_unknown);
+  RUN(gpu_profile_lowers_never_raises);
+  RUN(gpu_blocks_per_sm_by_each_limit);
   RUN(args_given_sees_typed_options);
   RUN(grid3d_init_boundary_and_interior);
   return test_summary();

@@ -78,6 +78,53 @@ out=$(REQUIRE_GPU=1 common/run_checks.sh check "$t/pracX/runs")
 grep -q '^PASS  pracX/strict  (skips as it should' <<<"$out"
 ok "run_checks: REQUIRE_GPU=1 leaves an expected SKIP alone" $?
 
+# 4b. a program the build left out (prac.mk MISSING writes .obj/missing/PROG): its lines SKIP with the reason
+mkdir -p "$t/pracX/.obj/missing"
+echo "NCCL not found; install it" >"$t/pracX/.obj/missing/absent"
+printf 'check absent -n=3\nbad absent -n=x\n' >"$t/pracX/runs"
+out=$(common/run_checks.sh check "$t/pracX/runs"; common/run_checks.sh bad "$t/pracX/runs")
+[ "$(grep -c '^SKIP  pracX/absent -n=.  (absent was not built: NCCL not found; install it)' <<<"$out")" = 2 ] &&
+  ! grep -q '^FAIL' <<<"$out"
+ok "run_checks: a program left out by the build SKIPs with its reason" $?
+
+# 4c. WORKBOOK_RUNS_LINE reaches the lines that must PASS (their sizes are the workbook's), not bad input or
+# expect=FAIL lines, where a size too big for the GPU must stay a FAIL
+cat >"$t/pracX/runsline" <<'P'
+#!/bin/sh
+if [ "$1" = bad ]; then echo "RESULT: FAIL (bad input: runsline=${WORKBOOK_RUNS_LINE:-unset})"; exit 1; fi
+if [ "$1" = fail ]; then echo "runsline=${WORKBOOK_RUNS_LINE:-unset}"; echo "RESULT: FAIL (as asked)"; exit 1; fi
+echo "runsline=${WORKBOOK_RUNS_LINE:-unset}"; echo "RESULT: PASS"
+P
+chmod +x "$t/pracX/runsline"
+printf 'check runsline\ncheck expect=FAIL runsline fail\nbad runsline bad\n' >"$t/pracX/runs"
+out=$(VERBOSE=1 common/run_checks.sh check "$t/pracX/runs"; common/run_checks.sh bad "$t/pracX/runs")
+[ "$(grep -c 'runsline=1' <<<"$out")" = 1 ] && grep -q 'runsline=unset' <<<"$out" &&
+  grep -q 'rejected: runsline=unset' <<<"$out"
+ok "run_checks: WORKBOOK_RUNS_LINE only on lines that must PASS" $?
+
+# 4d. a sanitize line without tool= runs under memcheck and initcheck; with tool=, under that tool alone
+mkdir -p "$t/bin"
+printf '#!/bin/sh\necho "sanitizer $2"; shift 6; exec "$@"\n' >"$t/bin/compute-sanitizer"
+chmod +x "$t/bin/compute-sanitizer"
+printf 'sanitize pass\nsanitize tool=racecheck pass\n' >"$t/pracX/runs"
+out=$(PATH=$t/bin:$PATH common/run_checks.sh sanitize "$t/pracX/runs")
+grep -q 'pass  \[compute-sanitizer --tool memcheck\]' <<<"$out" &&
+  grep -q 'pass  \[compute-sanitizer --tool initcheck\]' <<<"$out" &&
+  grep -q 'pass  \[compute-sanitizer --tool racecheck\]' <<<"$out" && grep -q '^3 passed, 0 failed' <<<"$out"
+ok "run_checks: sanitize lines run memcheck and initcheck, or the tool named" $?
+
+# 4e. prac3 builds without NCCL: laplace3d_mgpu is left out with one line saying why, the rest builds
+cp -r "$top/common" "$top/prac3" "$t/" && rm -rf "$t/prac3/.obj"
+(cd "$t/prac3" && find . -maxdepth 1 -type f ! -name '*.*' ! -name Makefile ! -name runs -delete)
+out=$(make --no-print-directory -C "$t/prac3" NCCL_DIRS=/nonexistent ARCH=sm_75 laplace3d 2>&1)
+rc=$?
+[ $rc = 0 ] && [ -x "$t/prac3/laplace3d" ] && grep -q '^laplace3d_mgpu: not built: NCCL not found' <<<"$out" &&
+  [ -f "$t/prac3/.obj/missing/laplace3d_mgpu" ] &&
+  ! grep -q 'laplace3d_mgpu' <<<"$(make --no-print-directory -s -C "$t/prac3" NCCL_DIRS=/nonexistent print-progs)" &&
+  common/run_checks.sh check "$t/prac3/runs" 2>&1 | grep -q '^SKIP  prac3/laplace3d_mgpu.*NCCL not found' &&
+  make --no-print-directory -C "$t/prac3" NCCL_DIRS=/nonexistent clean >/dev/null 2>&1
+ok "prac3 builds without NCCL: laplace3d_mgpu left out with the reason, its runs SKIP" $?
+
 # 5. make bench without a GPU (every run a SKIP) keeps the published page
 printf 'bench noGPU\n' >"$t/pracX/runs"
 echo "published" >"$t/results.md"
