@@ -105,6 +105,18 @@ def plot_sgemm(rows, png):
     return True
 
 
+def kept_section(path):
+    """The part of the published page that make bench does not measure (the 'Every GPU' results of make
+    check-arch, check-profiles, defaults and sanitize), between its two markers: carried over unchanged."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    m = re.search(r"<!-- kept by make bench -->.*?<!-- /kept -->", text, re.S)
+    return m.group(0) if m else ""
+
+
 def main():
     doctor_log, bench_log = sys.argv[1], sys.argv[2]
     with open(doctor_log, encoding="utf-8", errors="replace") as f:
@@ -150,6 +162,9 @@ def main():
         print("![bandwidth as % of copy](results_bandwidth.png)\n")
     if plot_sgemm(rows, os.path.join(os.path.dirname(png), "results_sgemm.png")):
         print("![the SGEMM ladder, TFLOP/s and % of cuBLAS](results_sgemm.png)\n")
+    kept = kept_section(os.path.join(os.path.dirname(png), "results.md"))
+    if kept:
+        print(kept + "\n")
     print("## Verdicts of the bench runs\n")
     for r in runs:
         print("- `%s`: %s" % (r["name"], r["verdict"]))

@@ -142,12 +142,15 @@ rc=$?
 [ $rc != 0 ] && [ "$(cat "$t/results.md")" = published ] && grep -q 'not written: a bench run failed' <<<"$out"
 ok "bench: a failure keeps results.md and fails" $?
 
-# 7. BENCH lines and no failure: the page is written
+# 7. BENCH lines and no failure: the page is written, and its kept section (the Every GPU results, which
+# make bench does not measure) carried over
 printf 'bench pass\nbench noGPU\n' >"$t/pracX/runs"
+printf 'old\n<!-- kept by make bench -->\n## Every GPU\nzero FAIL\n<!-- /kept -->\nold\n' >"$t/results.md"
 out=$(RESULTS=$t/results.md common/bench_results.sh "$t/pracX/runs" 2>&1)
 rc=$?
-[ $rc = 0 ] && grep -q 'prog' "$t/results.md" && grep -q '^wrote ' <<<"$out"
-ok "bench: BENCH lines and no failure write results.md" $?
+[ $rc = 0 ] && grep -q 'prog' "$t/results.md" && grep -q '^wrote ' <<<"$out" && grep -q '^zero FAIL$' "$t/results.md" &&
+  ! grep -q '^old$' "$t/results.md"
+ok "bench: BENCH lines and no failure write results.md, keeping its kept section" $?
 
 rm -f "$top/bench.log" "$top/bench.summary"
 echo "$passed passed, $failed failed"
