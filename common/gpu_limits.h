@@ -94,7 +94,7 @@ static inline gpu_limits gpu_limits_apply(const gpu_limits *real, const gpu_limi
   g.smem_block = gpu_min_int(real->smem_block, profile->smem_block);
   g.smem_block_optin = gpu_min_int(real->smem_block_optin, profile->smem_block_optin);
   g.smem_sm = gpu_min_int(real->smem_sm, profile->smem_sm);
-  g.smem_reserved = real->smem_reserved > profile->smem_reserved ? real->smem_reserved : profile->smem_reserved;
+  g.smem_reserved = profile->smem_reserved; /* its own: a T4 keeps none a block, an H100 1 KiB */
   g.regs_sm = gpu_min_int(real->regs_sm, profile->regs_sm);
   g.regs_block = gpu_min_int(real->regs_block, profile->regs_block);
   g.threads_sm = gpu_min_int(real->threads_sm, profile->threads_sm);

@@ -140,8 +140,10 @@ static inline const gpu_limits *device_limits(int dev) {
 
 /* The SMs a kernel can use under a profile: a green context of the profile's SM count (rounded up to what
  * the hardware can partition: 8 SMs at a time on an H100), made current for this thread, so that a 40-SM
- * profile really runs on 40 SMs. Returns the SM count now in use, or 0 where the driver cannot (the
- * profile's limits then still shape every choice the program makes, on all the SMs). */
+ * profile really runs on 40 SMs. Returns the SM count of the green context, or 0 where none was made (the
+ * driver cannot, or the GPU has no more SMs than the profile): the profile's limits then still shape every
+ * choice the program makes, on all the SMs. A later cudaSetDevice returns this thread to the device's
+ * primary context, on all its SMs (a multi-GPU program says so). */
 static inline int gpu_restrict_sms(int dev, int sms) {
   typedef CUresult (*get_t)(CUdevice *, int);
   typedef CUresult (*res_t)(CUdevice, CUdevResource *, CUdevResourceType);
@@ -169,7 +171,7 @@ static inline int gpu_restrict_sms(int dev, int sms) {
   memset(&rest, 0, sizeof(rest));
   if (device_get(&cu_dev, dev) != CUDA_SUCCESS || get_resource(cu_dev, &all, CU_DEV_RESOURCE_TYPE_SM) != CUDA_SUCCESS)
     return 0;
-  if ((int)all.sm.smCount <= sms) return (int)all.sm.smCount;
+  if ((int)all.sm.smCount <= sms) return 0; /* no more SMs than the profile's: nothing to restrict */
   if (split(&part, &groups, &all, &rest, 0, (unsigned)sms) != CUDA_SUCCESS || groups != 1 ||
       make_desc(&desc, &part, 1) != CUDA_SUCCESS ||
       green_create(&green, desc, cu_dev, CU_GREEN_CTX_DEFAULT_STREAM) != CUDA_SUCCESS ||
@@ -187,8 +189,9 @@ static inline int gpu_restrict_sms(int dev, int sms) {
  * a peak shorter than its period, never invent one. */
 typedef struct {
   pthread_t thread;
-  volatile int stop;
-  CUcontext ctx;
+  int stop; /* read and written with __atomic builtins */
+  CUcontext ctx; /* the device's primary context, retained for the sampler: a green context may be current to
+                    one thread at a time, and free memory is the device's whatever the context */
   size_t base_free, min_free;
   char what[512];
 } gpu_mem_sampler;
@@ -209,7 +212,7 @@ static inline void *gpu_sampler_main(void *arg) {
   set_t set_current = (set_t)gpu_driver("cuCtxSetCurrent");
   if (!set_current || set_current(g_sampler.ctx) != CUDA_SUCCESS) return NULL;
   struct timespec period = {0, 500000};
-  while (!g_sampler.stop) {
+  while (!__atomic_load_n(&g_sampler.stop, __ATOMIC_ACQUIRE)) {
     size_t f = gpu_sampled_free();
     if (f != 0 && f < g_sampler.min_free) g_sampler.min_free = f;
     nanosleep(&period, NULL);
@@ -219,7 +222,7 @@ static inline void *gpu_sampler_main(void *arg) {
 
 static inline void gpu_sampler_report(void) {
   if (!g_sampler_on) return;
-  g_sampler.stop = 1;
+  __atomic_store_n(&g_sampler.stop, 1, __ATOMIC_RELEASE);
   pthread_join(g_sampler.thread, NULL);
   g_sampler_on = 0;
   double peak_mib = (double)(g_sampler.base_free - g_sampler.min_free) / (1 << 20);
@@ -236,16 +239,23 @@ static inline void gpu_sampler_report(void) {
 static inline void gpu_sampler_start(int argc, char **argv) {
   const char *file = getenv("WORKBOOK_PEAK_MEM");
   if (!(file && file[0])) return;
-  typedef CUresult (*get_t)(CUcontext *);
-  get_t get_current = (get_t)gpu_driver("cuCtxGetCurrent");
+  typedef CUresult (*get_t)(CUdevice *, int);
+  typedef CUresult (*retain_t)(CUcontext *, CUdevice);
+  get_t device_get = (get_t)gpu_driver("cuDeviceGet");
+  retain_t retain = (retain_t)gpu_driver("cuDevicePrimaryCtxRetain");
   checkCudaErrors(cudaFree(0)); /* make the context now, so that it is not counted */
-  if (!get_current || get_current(&g_sampler.ctx) != CUDA_SUCCESS) return;
+  int dev = 0;
+  CUdevice cu_dev;
+  checkCudaErrors(cudaGetDevice(&dev));
+  if (!device_get || !retain || device_get(&cu_dev, dev) != CUDA_SUCCESS ||
+      retain(&g_sampler.ctx, cu_dev) != CUDA_SUCCESS)
+    return;
   int at = snprintf(g_sampler.what, sizeof(g_sampler.what), "%s", argv[0]);
   for (int i = 1; i < argc && at > 0 && (size_t)at < sizeof(g_sampler.what); i++)
     at += snprintf(g_sampler.what + at, sizeof(g_sampler.what) - at, " %s", argv[i]);
   g_sampler.base_free = g_sampler.min_free = gpu_sampled_free();
   if (g_sampler.base_free == 0) return;
-  g_sampler.stop = 0;
+  __atomic_store_n(&g_sampler.stop, 0, __ATOMIC_RELEASE);
   if (pthread_create(&g_sampler.thread, NULL, gpu_sampler_main, NULL) != 0) return;
   g_sampler_on = 1;
   atexit(gpu_sampler_report);
@@ -287,8 +297,10 @@ static inline int findCudaDevice(int argc, char **argv) {
     int used = gpu_restrict_sms(dev, g->sms);
     char what[512];
     gpu_limits_describe(g, what, sizeof(what));
-    printf("; GPU profile %s, running on %s", what, used ? "" : "all its SMs (no green context here)");
-    if (used) printf("%d of %d SMs (a green context)", used, prop.multiProcessorCount);
+    if (used)
+      printf("; GPU profile %s, running on %d of %d SMs (a green context)", what, used, prop.multiProcessorCount);
+    else
+      printf("; GPU profile %s, running on all %d SMs (no green context made)", what, prop.multiProcessorCount);
   }
   printf("\n");
   fflush(stdout);

@@ -234,9 +234,9 @@ help:
 	@echo "make clean           remove binaries and objects"
 	@echo "ARCH=$(ARCH)  SMS=$(SMS)  DEBUG=$(DEBUG)  REQUIRE_GPU=$(REQUIRE_GPU)  CUDA_ROOT=$(CUDA_ROOT)"
 
-# for common/default_runs.sh (make defaults): the programs built here
+# for common/default_runs.sh (make defaults): the programs built here, and those left out (MISSING)
 print-progs:
-	@echo $(PROGS)
+	@echo $(PROGS) $(MISSING)
 .PHONY: print-progs
 
 # for tests/Makefile, which compiles this practical's gold routines with the same flags

@@ -351,6 +351,8 @@ int main(int argc, char **argv) {
   if (NZ < nranks) args_fail("-nz=%d is too small for %d slabs: each needs a plane", NZ, nranks);
 #endif
   int dev0 = findCudaDevice(argc, argv);
+  if (device_limits(dev0)->profile) // its cudaSetDevice calls return each GPU to its primary context
+    printf("(GPU profile: its limits apply, but this program runs on all the SMs of each GPU)\n");
   int count = 0;
   checkCudaErrors(cudaGetDeviceCount(&count));
 #ifdef USE_MPI

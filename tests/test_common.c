@@ -342,7 +342,7 @@ TEST(gpu_profile_lowers_never_raises) {
   gpu_limits g = gpu_limits_apply(&h100, gpu_profile_find("t4"));
   CHECK(g.cc == 75 && g.sms == 40 && g.smem_sm == 65536 && g.smem_block_optin == 65536 && g.threads_sm == 1024);
   CHECK(g.l2_bytes == 4 << 20 && g.mem_bytes == (size_t)15360 << 20 && strcmp(g.profile, "t4") == 0);
-  CHECK(g.smem_reserved == 1024); /* the real GPU's reserve still applies */
+  CHECK(g.smem_reserved == 0); /* a T4 keeps no shared memory a block for the system */
   gpu_limits small = h100;
   small.sms = 20, small.l2_bytes = 1 << 20; /* a profile never promises more than the real GPU has */
   g = gpu_limits_apply(&small, gpu_profile_find("a100"));
