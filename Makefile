@@ -46,12 +46,12 @@ sanitize: all
 # make check-arch SMS=75: a clean build of PTX alone for that compute capability (SMS="75 80 86 89": each in
 # turn), then every check line; the driver compiles the PTX for the GPU here, so it runs a T4 build's code
 check-arch:
-	@common/check_matrix.sh arch "$(or $(SMS),$(ARCH_SMS))"
+	@common/check_matrix.sh arch "$(or $(SMS),$(ARCH_SMS))" $(PRACS)
 
 # every check line under each GPU profile: the limits (SMs, shared memory, L2, memory) of a T4, an RTX 3060,
 # an RTX 4060 (8 GiB), an A100 and an L4, and that many SMs where the driver makes a green context
 check-profiles: all
-	@common/check_matrix.sh profiles "$(or $(PROFILE),$(PROFILES))"
+	@common/check_matrix.sh profiles "$(or $(PROFILE),$(PROFILES))" $(PRACS)
 
 # every program with no arguments, in 4 GiB of device memory (WORKBOOK_DEVICE_MEM_MIB): each must PASS; the
 # peak device memory of each (TABLE=FILE writes them as a Markdown table)

@@ -11,33 +11,15 @@
 #   profiles  for each GPU profile (common/gpu_limits.h): every check line with WORKBOOK_GPU_PROFILE set,
 #             so that every program configures itself for that GPU's limits and, where the driver allows,
 #             runs on that many SMs (a green context).
-# PRACS (default: every pracN with a Makefile) limits the practicals; LOG=FILE keeps every run's output.
+# Further words name the practicals (default: every pracN with a Makefile); LOG=FILE keeps every run's output.
 set -u
 cd "$(dirname "$0")/.."
 mode=${1:?usage: check_matrix.sh arch|profiles LIST}
 list=${2:?usage: check_matrix.sh arch|profiles LIST}
-pracs=${PRACS:-$(ls -d prac[0-9]*/Makefile 2>/dev/null | xargs -n1 dirname | sort -V | tr '\n' ' ')}
+shift 2
+pracs=${*:-$(ls -d prac[0-9]*/Makefile 2>/dev/null | xargs -n1 dirname | sort -V | tr '\n' ' ')}
 runs=$(for p in $pracs; do printf '%s/runs ' "$p"; done)
-total_p=0 total_f=0 total_s=0 stage_fail=0
-
-add_counts() { # the summary line of a stage
-  local line=$1 p f s
-  p=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")
-  f=$(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p' <<<"$line")
-  s=$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")
-  if [ -z "$p" ]; then stage_fail=$((stage_fail + 1)); return; fi
-  total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + ${s:-0}))
-}
-
-run_stage() { # title, then the environment for run_checks.sh
-  local title=$1 log
-  shift
-  echo "=== $title"
-  log=$(mktemp)
-  env "$@" common/run_checks.sh check $runs | tee "$log"
-  add_counts "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)"
-  rm -f "$log"
-}
+. common/stages.sh
 
 case $mode in
 arch)
@@ -56,13 +38,13 @@ arch)
         total_f=$((total_f + 1))
       fi
     done
-    run_stage "make check, PTX for $sm compiled by the driver" PTX_ARCH="$sm"
+    stage "make check, PTX for $sm compiled by the driver" common/run_checks.sh check $runs
   done
   echo "(the practicals are now built as PTX for compute capability ${sm}: make clean && make rebuilds them for this GPU)"
   ;;
 profiles)
   for p in $list; do
-    run_stage "make check under WORKBOOK_GPU_PROFILE=$p" WORKBOOK_GPU_PROFILE="$p"
+    stage "make check under WORKBOOK_GPU_PROFILE=$p" env WORKBOOK_GPU_PROFILE="$p" common/run_checks.sh check $runs
   done
   ;;
 *)
@@ -70,7 +52,4 @@ profiles)
   exit 1
   ;;
 esac
-echo "=== all stages"
-[ $stage_fail != 0 ] && echo "FAIL  $stage_fail stage(s) printed no summary" && total_f=$((total_f + stage_fail))
-echo "$total_p passed, $total_f failed, $total_s skipped"
-[ $total_f = 0 ]
+stages_end "all stages"

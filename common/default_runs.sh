@@ -11,6 +11,7 @@ set -u
 cd "$(dirname "$0")/.."
 [ $# = 0 ] && set -- $(ls -d prac[0-9]*/Makefile | xargs -n1 dirname | sort -V)
 export WORKBOOK_DEVICE_MEM_MIB=${WORKBOOK_DEVICE_MEM_MIB:-4096}
+cap=$WORKBOOK_DEVICE_MEM_MIB
 peaks=$(mktemp)
 passed=0 failed=0 skipped=0
 rows=()
@@ -35,7 +36,6 @@ for dir in "$@"; do
     verdict=$(printf '%s\n' "$output" | grep '^RESULT: ' | tail -n 1)
     peak=$(sed -n 's/.* MiB=\([0-9]*\)$/\1/p' "$peaks" | sort -n | tail -n 1)
     detail="peak ${peak:-?} MiB, $secs s"
-    cap=$WORKBOOK_DEVICE_MEM_MIB
     case $rc:$verdict in
     0:"RESULT: PASS"*)
       if [ -n "$peak" ] && [ "$cap" != 0 ] && [ "$peak" -gt "$cap" ]; then

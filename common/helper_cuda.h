@@ -105,12 +105,6 @@ static inline void *gpu_driver(const char *symbol) {
 static gpu_limits g_device_limits;
 static int g_device_limits_of = -1;
 
-static inline int device_attribute(cudaDeviceAttr a, int dev) {
-  int v = 0;
-  checkCudaErrors(cudaDeviceGetAttribute(&v, a, dev));
-  return v;
-}
-
 static inline const gpu_limits *device_limits(int dev) {
   if (g_device_limits_of == dev) return &g_device_limits;
   cudaDeviceProp prop;
@@ -119,16 +113,16 @@ static inline const gpu_limits *device_limits(int dev) {
   memset(&real, 0, sizeof(real));
   snprintf(real.name, sizeof(real.name), "%s", prop.name);
   real.cc = prop.major * 10 + prop.minor;
-  real.sms = device_attribute(cudaDevAttrMultiProcessorCount, dev);
-  real.smem_block = device_attribute(cudaDevAttrMaxSharedMemoryPerBlock, dev);
-  real.smem_block_optin = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  real.smem_sm = device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
-  real.smem_reserved = device_attribute(cudaDevAttrReservedSharedMemoryPerBlock, dev);
-  real.regs_sm = device_attribute(cudaDevAttrMaxRegistersPerMultiprocessor, dev);
-  real.regs_block = device_attribute(cudaDevAttrMaxRegistersPerBlock, dev);
-  real.threads_sm = device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor, dev);
-  real.blocks_sm = device_attribute(cudaDevAttrMaxBlocksPerMultiprocessor, dev);
-  real.l2_bytes = device_attribute(cudaDevAttrL2CacheSize, dev);
+  real.sms = prop.multiProcessorCount;
+  real.smem_block = (int)prop.sharedMemPerBlock;
+  real.smem_block_optin = (int)prop.sharedMemPerBlockOptin;
+  real.smem_sm = (int)prop.sharedMemPerMultiprocessor;
+  real.smem_reserved = (int)prop.reservedSharedMemPerBlock;
+  real.regs_sm = prop.regsPerMultiprocessor;
+  real.regs_block = prop.regsPerBlock;
+  real.threads_sm = prop.maxThreadsPerMultiProcessor;
+  real.blocks_sm = prop.maxBlocksPerMultiProcessor;
+  real.l2_bytes = prop.l2CacheSize;
   real.mem_bytes = prop.totalGlobalMem;
   const gpu_limits *profile;
   char msg[320];
@@ -192,6 +186,7 @@ typedef struct {
   int stop; /* read and written with __atomic builtins */
   CUcontext ctx; /* the device's primary context, retained for the sampler: a green context may be current to
                     one thread at a time, and free memory is the device's whatever the context */
+  CUresult (*mem_info)(size_t *, size_t *); /* cuMemGetInfo */
   size_t base_free, min_free;
   char what[512];
 } gpu_mem_sampler;
@@ -199,11 +194,8 @@ static gpu_mem_sampler g_sampler;
 static int g_sampler_on = 0;
 
 static inline size_t gpu_sampled_free(void) {
-  typedef CUresult (*info_t)(size_t *, size_t *);
-  static info_t info = NULL;
-  if (!info) info = (info_t)gpu_driver("cuMemGetInfo");
   size_t f = 0, t = 0;
-  return (info && info(&f, &t) == CUDA_SUCCESS) ? f : 0;
+  return g_sampler.mem_info(&f, &t) == CUDA_SUCCESS ? f : 0;
 }
 
 static inline void *gpu_sampler_main(void *arg) {
@@ -243,11 +235,12 @@ static inline void gpu_sampler_start(int argc, char **argv) {
   typedef CUresult (*retain_t)(CUcontext *, CUdevice);
   get_t device_get = (get_t)gpu_driver("cuDeviceGet");
   retain_t retain = (retain_t)gpu_driver("cuDevicePrimaryCtxRetain");
+  g_sampler.mem_info = (CUresult(*)(size_t *, size_t *))gpu_driver("cuMemGetInfo");
   checkCudaErrors(cudaFree(0)); /* make the context now, so that it is not counted */
   int dev = 0;
   CUdevice cu_dev;
   checkCudaErrors(cudaGetDevice(&dev));
-  if (!device_get || !retain || device_get(&cu_dev, dev) != CUDA_SUCCESS ||
+  if (!device_get || !retain || !g_sampler.mem_info || device_get(&cu_dev, dev) != CUDA_SUCCESS ||
       retain(&g_sampler.ctx, cu_dev) != CUDA_SUCCESS)
     return;
   int at = snprintf(g_sampler.what, sizeof(g_sampler.what), "%s", argv[0]);
@@ -326,12 +319,11 @@ static inline int kernel_arch(const void *func) {
 template <typename F>
 static inline int kernel_can_run(F *func, int dev, int need, const char *feature, char *why, size_t len) {
   int code = kernel_arch((const void *)func);
-  int device_cc = device_limits(dev)->cc;
+  const gpu_limits *g = device_limits(dev);
   why[0] = '\0';
-  if (device_cc < need) {
+  if (g->cc < need) {
     snprintf(why, len, "needs %s (compute capability %d.%d): this GPU%s%s has %d.%d", feature, need / 10, need % 10,
-             device_limits(dev)->profile ? " profile " : "",
-             device_limits(dev)->profile ? device_limits(dev)->profile : "", device_cc / 10, device_cc % 10);
+             g->profile ? " profile " : "", g->profile ? g->profile : "", g->cc / 10, g->cc % 10);
     return 0;
   }
   if (code < need) {

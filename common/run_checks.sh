@@ -102,6 +102,12 @@ for runs in "$@"; do
       fi
       if [ -n "$tool" ]; then tools=("$tool"); else tools=(memcheck initcheck); fi
     fi
+    # an expect=SKIP line tests a SKIP for a reason (a default size too big for the GPU): REQUIRE_GPU must not
+    # turn that one into a FAIL; a SKIP for having no GPU is still caught below
+    [ "$expect" = SKIP ] && envs+=("REQUIRE_GPU=")
+    # a line that must PASS has its sizes chosen by the workbook: where this GPU is too small for them, the
+    # program SKIPs with the reason instead of calling them bad input (gpu_policy.h, gpu_sized_by_runs)
+    [ "$expect" = PASS ] && [ "$tag" != bad ] && envs+=("WORKBOOK_RUNS_LINE=1")
     base_name=$name base_words=("${words[@]}")
     for tool in "${tools[@]}"; do
       name=$base_name words=("${base_words[@]}")
@@ -109,13 +115,6 @@ for runs in "$@"; do
         words=("$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 20 "${words[@]}")
         name="$name  [compute-sanitizer --tool $tool]"
       fi
-
-      # an expect=SKIP line tests a SKIP for a reason (a default size too big for the GPU): REQUIRE_GPU must not
-      # turn that one into a FAIL; a SKIP for having no GPU is still caught below
-      [ "$expect" = SKIP ] && envs+=("REQUIRE_GPU=")
-      # a line that must PASS has its sizes chosen by the workbook: where this GPU is too small for them, the
-      # program SKIPs with the reason instead of calling them bad input (gpu_policy.h, gpu_sized_by_runs)
-      [ "$expect" = PASS ] && [ "$tag" != bad ] && envs+=("WORKBOOK_RUNS_LINE=1")
       output=$(cd "$dir" && env "${envs[@]}" timeout "$limit" "${words[@]}" 2>&1 </dev/null)
       rc=$?
       [ -n "${LOG:-}" ] && printf '=== %s %s (exit %d)\n%s\n' "$tag" "$name" "$rc" "$output" >>"$LOG"

@@ -10,33 +10,7 @@
 #   4. make check: every program against its gold (each SKIPs where there is no GPU)
 set -u
 cd "$(dirname "$0")/.."
-total_p=0 total_f=0 total_s=0
-
-count() { # add up the last "N passed, N failed[, N skipped]" line of the stage's output
-  local line p f s
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
-  if [ -z "$line" ]; then
-    echo "FAIL  stage '$2' printed no summary"
-    total_f=$((total_f + 1))
-    return
-  fi
-  p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"$line")
-  f=$(sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
-  s=$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")
-  total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + ${s:-0}))
-  [ "$3" != 0 ] && [ "$f" = 0 ] && total_f=$((total_f + 1)) && echo "FAIL  stage '$2' exited $3"
-}
-
-stage() { # name command...
-  local name=$1 log rc
-  shift
-  log=$(mktemp)
-  echo "=== $name"
-  "$@" 2>&1 | tee "$log"
-  rc=${PIPESTATUS[0]}
-  count "$log" "$name" "$rc"
-  rm -f "$log"
-}
+. common/stages.sh
 
 TEST_SMS=${TEST_SMS:-75 80 86 89 90}
 build_all() {
@@ -58,6 +32,4 @@ stage "build: warnings and spills" build_all "$@"
 stage "bad input" common/run_checks.sh bad $(printf '%s/runs ' "$@")
 stage "make check" common/run_checks.sh check $(printf '%s/runs ' "$@")
 
-echo "=== make test: all stages"
-echo "$total_p passed, $total_f failed, $total_s skipped"
-[ "$total_f" = 0 ]
+stages_end "make test: all stages"

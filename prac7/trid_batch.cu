@@ -593,8 +593,7 @@ int main(int argc, char **argv) {
   trid_args t = {n, batch, warps, d_a, d_b, d_c, d_d, d_ai, d_bi, d_ci, d_di, d_x, d_xi, d_w};
   to_interleaved(&t); // the interleaved copies (xi is written by the solvers before anything reads it)
   // this GPU's most shared memory a block (opt-in): fewer warps a block where the default does not fit
-  int optin_i = device_limits(dev)->smem_block_optin;
-  size_t optin = (size_t)optin_i;
+  size_t optin = (size_t)device_limits(dev)->smem_block_optin;
   while (n >= 64 && lmax <= 32 && hybrid_smem(lmax, warps) > optin) { // (n < 64 uses no shared memory)
     if (args_given(argc, argv, "warps") || warps == 1)
       device_limit_exceeded("-warps=%d at n = %d needs %zu bytes of shared memory a block, this GPU gives %zu",

@@ -484,8 +484,7 @@ int main(int argc, char **argv) {
   memset(&p, 0, sizeof(p));
   p.n = N;
   if (ahead < 0) { // an eighth of L2 ahead, counting the tile's s and u (182 tiles on an H200, 152 on an H100)
-    int l2_bytes = device_limits(dev)->l2_bytes;
-    ahead = l2_bytes / 8 / (2 * RL_TILE * 4);
+    ahead = (int)(l2_cache_bytes(dev) / 8 / (2 * RL_TILE * 4));
   }
   p.ahead = (unsigned)ahead;
   float *d_s, *d_u;

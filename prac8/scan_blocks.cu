@@ -662,8 +662,7 @@ int main(int argc, char **argv) {
   p.n = N;
   p.is_int = use_int;
   if (ahead < 0) { // an eighth of L2 ahead (step 5: 274 tiles of 28 KB on an H200's 60 MB, 228 on an H100's 50 MB)
-    int l2_bytes = device_limits(dev)->l2_bytes;
-    ahead = l2_bytes / 8 / (LB_TILE * 4);
+    ahead = (int)(l2_cache_bytes(dev) / 8 / (LB_TILE * 4));
   }
   p.ahead = (unsigned)ahead;
   checkCudaErrors(cudaMalloc(&p.d_in, bytes));
