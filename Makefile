@@ -6,12 +6,9 @@ SHELL := /bin/bash
 PRACS := $(patsubst %/Makefile,%,$(sort $(wildcard prac[0-9]/Makefile)))
 RUNS  := $(addsuffix /runs,$(PRACS))
 
-# Work out ARCH once here (see common/prac.mk) and hand it to every practical.
-ifeq ($(origin ARCH),undefined)
-  LOCAL_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -dc 0-9)
-  ARCH := sm_$(if $(LOCAL_CC),$(LOCAL_CC),90)
-endif
-export ARCH
+# Work out the toolkit and ARCH once here (common/toolchain.mk, shared with every practical) and hand ARCH to
+# every practical.
+include common/toolchain.mk
 # REQUIRE_GPU=1: every SKIP becomes a FAIL (see common/gpu_policy.h and common/run_checks.sh)
 export REQUIRE_GPU
 

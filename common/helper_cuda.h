@@ -67,6 +67,15 @@ static inline void helper_check(Status s, const char *expr, const char *file, in
   exit(1);
 }
 
+/* All 32 lanes of a warp, for the *_sync shuffles and votes. */
+#define FULL_MASK 0xffffffffu
+
+/* ceil(a / b), in a's type, for a >= 0 and b > 0 with a + b - 1 within that type: blocks of a grid, tiles
+ * of a matrix, chunks of an array. */
+template <typename A, typename B> __host__ __device__ constexpr A ceil_div(A a, B b) {
+  return (a + (A)b - 1) / (A)b;
+}
+
 #define checkCudaErrors(val) helper_check((val), #val, __FILE__, __LINE__)
 
 static inline void helper_last_error(const char *msg, const char *file, int line) {

@@ -3,9 +3,14 @@
 # A practical's Makefile sets
 #   PRAC         its number, for the targets' messages   (PRAC = 3)
 #   PROGS        the programs it builds                  (PROGS = laplace3d laplace3d_new)
-#   EXERCISES    optional: starting files a learner completes, built by `make exercises` and `make`
-#                (EXERCISES = exercises/laplace3d_new: from exercises/laplace3d_new.cu + laplace3d_gold.c)
-#   prog_SRCS    optional: a program's sources, when not just prog.cu + prog_gold.c; .cu files go to nvcc,
+#   GOLD         optional: the practical's one gold file, for every program that names no sources of its own
+#                (GOLD = prac5_gold.c); without it a program's gold is prog_gold.c, where that file exists
+#   EXERCISES    optional: programs whose starting file a learner completes (EXERCISES = sgemm_ladder prac1d).
+#                `make exercises` (and `make`) builds exercises/x from x's own sources, flags and libraries,
+#                compiled with -DEXERCISE, each source replaced by exercises/<source> where that file exists:
+#                the program includes its starting step header under #ifdef EXERCISE (sgemm_ladder), or the
+#                whole program is a starting copy (exercises/prac1d.cu)
+#   prog_SRCS    optional: a program's sources, when not just prog.cu and its gold; .cu files go to nvcc,
 #                .c files to gcc, and a static library built here (libx.a, see LIBRARIES) is linked as it is
 #   prog_NVCCFLAGS  optional: nvcc flags for this program alone, such as a -D set of a ladder's step
 #                (reduction_step3_NVCCFLAGS = -DSTEP=3); its objects then go to .obj/prog/, its own
@@ -39,28 +44,7 @@ COMMON_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 MAKEFILE_DEPS := $(abspath $(MAKEFILE_LIST))
 OBJDIR := .obj
 
-# ---- the toolkit: CUDA_HOME, else CUDA_PATH, else the directory nvcc lives in -------------------
-ifneq ($(CUDA_HOME),)
-  CUDA_ROOT := $(CUDA_HOME)
-else ifneq ($(CUDA_PATH),)
-  CUDA_ROOT := $(CUDA_PATH)
-else
-  CUDA_ROOT := $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null))
-endif
-ifeq ($(CUDA_ROOT),)
-  CUDA_ROOT := /usr/local/cuda
-endif
-NVCC ?= $(CUDA_ROOT)/bin/nvcc
-HOST_COMPILER ?= g++
-CC := gcc
-
-# ---- the target architecture --------------------------------------------------------------------
-# nvidia-smi reports the compute capability as "9.0"; no GPU (or no nvidia-smi) means sm_90.
-ifeq ($(origin ARCH),undefined)
-  LOCAL_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -dc 0-9)
-  ARCH := sm_$(if $(LOCAL_CC),$(LOCAL_CC),90)
-endif
-export ARCH
+include $(COMMON_DIR)/toolchain.mk
 
 ifneq ($(strip $(SMS)),)
   SM_LIST := $(strip $(SMS))
@@ -96,6 +80,9 @@ ifeq ($(GOLD_OPENMP),1)
   endif
 endif
 
+# define_if,NAME: -DNAME=value when NAME is set (make BLOCK_X=32), nothing otherwise
+define_if = $(if $($(1)),-D$(1)=$($(1)))
+
 # ---- flags ----------------------------------------------------------------------------------------
 # The course's defaults: optimise, and keep line numbers for the profilers. ptxas's register, shared-memory
 # and spill report for every kernel is always on (PTXAS_REPORT): `make test` reads it for spills, so a
@@ -117,11 +104,24 @@ export REQUIRE_GPU
 CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_ROOT)/targets/x86_64-linux/lib $(CUDA_ROOT)/lib64 $(CUDA_ROOT)/lib))
 CUDA_LDFLAGS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart -lstdc++ -lm
 
+# ---- the exercises: exercises/x for each x in EXERCISES -------------------------------------------
+# (an entry already written as exercises/x, with its own exercises/x_SRCS, is taken as it is)
+default_srcs = $(1).cu $(if $(GOLD),$(GOLD),$(wildcard $(1)_gold.c $(notdir $(1))_gold.c))
+define EXERCISE_RULES
+$(1)_SRCS ?= $$(call default_srcs,$(1))
+exercises/$(1)_SRCS = $$(foreach s,$$($(1)_SRCS),$$(if $$(wildcard exercises/$$(s)),exercises/$$(s),$$(s)))
+exercises/$(1)_NVCCFLAGS = -DEXERCISE $$($(1)_NVCCFLAGS)
+exercises/$(1)_LIBS = $$($(1)_LIBS)
+exercises/$(1)_LINKER = $$($(1)_LINKER)
+endef
+$(foreach x,$(filter-out exercises/%,$(EXERCISES)),$(eval $(call EXERCISE_RULES,$(x))))
+EXERCISE_PROGS := $(filter exercises/%,$(EXERCISES)) $(addprefix exercises/,$(filter-out exercises/%,$(EXERCISES)))
+
 # Rebuild everything when the flags change (make ARCH=sm_80 after a default build, say). The stamp is
 # written by a recipe, so `make -n` leaves it alone, and only when its text changes, so that an unchanged
 # build stays up to date. Quotes in the flags are escaped for the shell.
 FLAGS_TEXT := $(NVCC) $(ALL_NVCCFLAGS) | $(CC) $(CFLAGS) | $(LDLIBS) | \
-              $(foreach p,$(PROGS) $(EXERCISES),$(p): $($(p)_NVCCFLAGS) $($(p)_LINKER);)
+              $(foreach p,$(PROGS) $(EXERCISE_PROGS),$(p): $($(p)_NVCCFLAGS) $($(p)_LINKER);)
 FLAGS_STAMP := $(OBJDIR)/flags
 shell_quote = '$(subst ','\'',$(1))'
 $(FLAGS_STAMP): FORCE
@@ -143,8 +143,8 @@ $(if $(wildcard $(OBJDIR)/missing),$(shell cd $(OBJDIR)/missing && rm -f $(PROGS
 
 # ---- building --------------------------------------------------------------------------------------
 .DEFAULT_GOAL := all
-all: $(PROGS) $(EXERCISES)
-exercises: $(EXERCISES)
+all: $(PROGS) $(EXERCISE_PROGS)
+exercises: $(EXERCISE_PROGS)
 # `make pracN` builds the whole practical; a program may itself be called pracN (prac2), so its own link
 # rule stays the only recipe, the rest are added as prerequisites, and it is not phony (no relink each time)
 prac$(PRAC): $(filter-out prac$(PRAC),$(PROGS))
@@ -160,9 +160,9 @@ C_COMPILE = $(CC) $(CFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@ 2>&1 | tee $(@:.
 obj_of = $(if $(filter %.a,$(2)),$(2),$(if $(strip $($(1)_NVCCFLAGS)),$(OBJDIR)/$(1)/$(2).o,$(OBJDIR)/$(2).o))
 
 # Each program: its objects, linked by nvcc (or by gcc, prog_LINKER = gcc). The default sources are
-# prog.cu and prog_gold.c; an exercise (exercises/x) uses the finished program's gold, x_gold.c.
+# prog.cu and its gold (GOLD, else prog_gold.c); an exercise written as exercises/x uses x's gold.
 define PROG_RULES
-$(1)_SRCS ?= $(1).cu $(wildcard $(1)_gold.c $(notdir $(1))_gold.c)
+$(1)_SRCS ?= $$(call default_srcs,$(1))
 $(1)_OBJS := $$(foreach src,$$($(1)_SRCS),$$(call obj_of,$(1),$$(src)))
 $(1): $$($(1)_OBJS) $(MAKEFILE_DEPS)
 ifeq ($$($(1)_LINKER),gcc)
@@ -179,7 +179,7 @@ $$(filter %.c.o,$$($(1)_OBJS)): $(OBJDIR)/$(1)/%.c.o: %.c $(MAKEFILE_DEPS) $(FLA
 	$$(C_COMPILE)
 endif
 endef
-$(foreach p,$(PROGS) $(EXERCISES),$(eval $(call PROG_RULES,$(p))))
+$(foreach p,$(PROGS) $(EXERCISE_PROGS),$(eval $(call PROG_RULES,$(p))))
 
 # Static libraries (prac6's lesson): nvcc -lib archives the objects of libx_SRCS.
 define LIB_RULES
@@ -221,11 +221,11 @@ run: $(PROGS)
 	@for p in $(PROGS); do echo "== ./$$p"; ./$$p; echo "(exit code $$?)"; done
 
 clean:
-	rm -rf $(OBJDIR) $(PROGS) $(EXERCISES) $(LIBRARIES)
+	rm -rf $(OBJDIR) $(PROGS) $(EXERCISE_PROGS) $(LIBRARIES)
 
 help:
-	@echo "make / make prac$(PRAC)  build: $(PROGS) $(EXERCISES)"
-	@$(if $(EXERCISES),echo "make exercises       build the starting files: $(EXERCISES)")
+	@echo "make / make prac$(PRAC)  build: $(PROGS) $(EXERCISE_PROGS)"
+	@$(if $(EXERCISE_PROGS),echo "make exercises       build the starting files: $(EXERCISE_PROGS)")
 	@echo "make check           run each program against its gold (the 'check' lines of ./runs)"
 	@echo "make run             run each program once with its defaults, showing everything it prints"
 	@echo "make bench           the timed runs ('bench' lines), BENCH lines and verdicts"
