@@ -10,12 +10,7 @@
 
 #include <stddef.h>
 
-/* A linear congruential generator (Numerical Recipes' constants): reproducible on every machine, and good
- * enough for test data. Returns a float in [0, 1) with 24 random bits. */
-static inline float lcg_uniform(unsigned int *state) {
-  *state = *state * 1664525u + 1013904223u;
-  return (float)(*state >> 8) * (1.0f / 16777216.0f);
-}
+#include "rng.h" /* lcg_uniform */
 
 static inline void grid3d_init(float *u, int NX, int NY, int NZ, unsigned int seed) {
   unsigned int state = seed;
