@@ -26,6 +26,11 @@
  * step's speed as a multiple of CUB's (CUB's time / the step's time: above 1 is faster than CUB).
  *   nvcc -O3 -arch=sm_90 -I../common reduction_ladder.cu reduction_gold.c -o reduction_ladder
  */
+// make exercises: ./exercises/reduction_ladder, built with -DEXERCISE, runs steps 2 to 6 from the learner's
+// files, exercises/r*.cuh; its verdict names them (defined here, before gold_check.h reads it)
+#ifdef EXERCISE
+#define EXERCISE_TODO "fill in the TODO(step N) in exercises/rN_*.cuh, N the -step you ran"
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,17 +39,24 @@
 #include "args.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
+#include "ladder.h"
 #include "timing.h"
 
 #include "prac4_gold.h"
 
-#include "kernels/ladder.h"
-#ifndef LADDER_EXERCISE // exercises/reduction_ladder.cu includes its own copies of the steps' kernels
+#include "kernels/reduction.h"
+#ifndef EXERCISE
 #include "kernels/r2_any_threads.cuh"
 #include "kernels/r3_many_blocks.cuh"
 #include "kernels/r4_shfl.cuh"
 #include "kernels/r5_reduce_add.cuh"
 #include "kernels/r6_fast.cuh"
+#else
+#include "exercises/r2_any_threads.cuh"
+#include "exercises/r3_many_blocks.cuh"
+#include "exercises/r4_shfl.cuh"
+#include "exercises/r5_reduce_add.cuh"
+#include "exercises/r6_fast.cuh"
 #endif
 #include "kernels/r0_cub.cuh"
 
@@ -103,16 +115,6 @@ static double step_result(const ladder_step *s, const ladder_args *a) {
   return (double)f;
 }
 
-static void run_step(void *p);
-typedef struct {
-  const ladder_step *s;
-  ladder_args *a;
-} step_call;
-static void run_step(void *p) {
-  step_call *c = (step_call *)p;
-  c->s->run(c->a);
-}
-
 // run step s on a poisoned result and judge it; prints the course's line and the tolerance. With
 // -forget_zero the result starts at 0 (fresh memory often does) and the step runs twice, as any program
 // that reduces more than once does: the second launch adds to the first one's answer.
@@ -150,6 +152,35 @@ static int check_step(const ladder_step *s, ladder_args *a, double gold_f, unsig
            st->nbad == 0 ? "PASS" : "FAIL", gpu - gold, tol);
   }
   return st->nbad == 0;
+}
+
+// -bench: the steps this build and GPU can run (step 5 needs __reduce_add_sync), as common/ladder.h's ladder
+typedef struct {
+  const ladder_step *s[NSTEPS];
+  ladder_args *a;
+  double gold, sum_abs;
+  unsigned long long gold_u;
+  int integer_valued, sms, threads, unroll;
+} bench_ctx;
+
+static int bench_check(void *p, int k) {
+  bench_ctx *c = (bench_ctx *)p;
+  gold_stats st;
+  return check_step(c->s[k], c->a, c->gold, c->gold_u, c->sum_abs, c->integer_valued, c->sms, 0, &st);
+}
+
+static void bench_run(void *p, int k) {
+  bench_ctx *c = (bench_ctx *)p;
+  c->s[k]->run(c->a);
+}
+
+// prog=reduction_<name>, and x_cub: CUB's time / the step's time (step 0 is CUB)
+static void bench_keys(void *p, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra) {
+  bench_ctx *c = (bench_ctx *)p;
+  const ladder_step *s = c->s[k];
+  snprintf(prog, nprog, "reduction_%s", s->name);
+  snprintf(extra, nextra, "step=%d threads=%d unroll=%d x_cub=%.3f", s->step, s->step ? c->threads : 0,
+           s->step == 6 ? c->unroll : 0, ms[0] / ms[k]);
 }
 
 int main(int argc, char **argv) {
@@ -260,40 +291,30 @@ int main(int argc, char **argv) {
     ok = check_step(s, &a, gold, gold_u, sum_abs, integer_valued, nsm, 1, &st);
     gold_report("sum", &st);
   } else {
-    // every step, checked, then timed against the copy and CUB
+    // every step, checked, then timed against the copy and CUB: one table, a BENCH line each
     bench_ref ref = bench_reference(dev, (double)bytes, reps);
-    double ms[NSTEPS];
-    int passed[NSTEPS], ran[NSTEPS];
+    bench_ctx c = {{NULL}, &a, gold, sum_abs, gold_u, integer_valued, nsm, threads, unroll};
+    const char *names[NSTEPS];
+    int numbers[NSTEPS], step_reps[NSTEPS], passed[NSTEPS], nrun = 0;
     for (int k = 0; k < NSTEPS; k++) {
-      const ladder_step *s = &steps[k];
-      ran[k] = !(s->step == 5 && !has_redux);
-      if (!ran[k]) continue;
-      gold_stats st;
-      passed[k] = check_step(s, &a, gold, gold_u, sum_abs, integer_valued, nsm, 0, &st);
-      ok = ok && passed[k];
-      step_call c = {s, &a};
-      ms[k] = time_median_ms(run_step, &c, 2, s->step == 2 ? (reps < 3 ? reps : 3) : reps);
+      if (steps[k].step == 5 && !has_redux) continue;
+      c.s[nrun] = &steps[k];
+      names[nrun] = steps[k].name;
+      numbers[nrun] = steps[k].step;
+      step_reps[nrun] = steps[k].step == 2 ? (reps < 3 ? reps : 3) : reps; // one block: slow at large n
+      nrun++;
     }
-    printf("\n%lld x 4-byte elements, %.1f MB read; copy %.1f GB/s, peak %.1f GB/s\n", n, bytes * 1e-6,
-           ref.copy_GBps, ref.peak_GBps);
-    printf("  step                ms      GB/s   %% copy   x CUB\n");
-    char size[32];
+    char header[192], size[32];
+    snprintf(header, sizeof(header),
+             "\n%lld x 4-byte elements, %.1f MB read; copy %.1f GB/s, peak %.1f GB/s\n"
+             "  step                ms      GB/s   %% copy   x CUB",
+             n, bytes * 1e-6, ref.copy_GBps, ref.peak_GBps);
     snprintf(size, sizeof(size), "%lld", n);
-    for (int k = 0; k < NSTEPS; k++) {
-      if (!ran[k]) continue;
-      double GBps = bytes / (ms[k] * 1e-3) / 1e9;
-      printf("  %d %-15s %9.4f %9.1f %8.1f %7.3f%s\n", steps[k].step, steps[k].name, ms[k], GBps,
-             100.0 * GBps / ref.copy_GBps, ms[0] / ms[k], passed[k] ? "" : "  (FAILED its check)");
-    }
-    for (int k = 0; k < NSTEPS; k++) {
-      if (!ran[k]) continue;
-      char prog[64], extra[96];
-      snprintf(prog, sizeof(prog), "reduction_%s", steps[k].name);
-      snprintf(extra, sizeof(extra), "step=%d threads=%d unroll=%d x_cub=%.3f", steps[k].step,
-               steps[k].step ? threads : 0, steps[k].step == 6 ? unroll : 0, ms[0] / ms[k]);
-      print_bench("4", prog, size, steps[k].step == 2 ? (reps < 3 ? reps : 3) : reps, ms[k], (double)bytes, &ref,
-                  extra);
-    }
+    ladder L = {nrun, names, numbers, 15, &c, bench_check, bench_run, 2, reps, step_reps, // steps, names, calls
+                header, "CUB", (double)bytes, 0.0, &ref, 7,                               // table: GB/s, x CUB
+                "4", size, bench_keys};                                                   // BENCH lines
+    double ms[NSTEPS];
+    ok = ladder_bench(&L, ms, passed);
   }
 
   free(h_data);
@@ -307,9 +328,5 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaFree(a.d_count));
   checkCudaErrors(cudaFree(a.d_temp));
 
-#ifdef LADDER_EXERCISE
-  if (!ok) return result_fail("exercise not done: step %d's sum does not match the gold; fill in the TODO(step %d)", step, step);
-#endif
-  if (!ok) return result_fail("a step's sum is outside its tolerance (see above)");
-  return result_pass();
+  return result_check(ok, "a step's sum is outside its tolerance (see above)");
 }

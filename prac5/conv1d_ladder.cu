@@ -21,11 +21,10 @@
 #include "args.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
+#include "ladder.h"
 #include "timing.h"
 
 #include "prac5_gold.h"
-
-static inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 #include "conv1d/c0_cufft.cuh"
 #include "conv1d/c1_constant.cuh"
@@ -90,6 +89,32 @@ static int check_step(int k, conv_call *c, const float *h_in, const float *h_k, 
   return ok;
 }
 
+// -bench and -sweep, through common/ladder.h at each kernel size: check every step, time every step, and the
+// BENCH lines; the table is this runner's own, a kernel size a row
+typedef struct {
+  conv_call *call;
+  const float *h_in, *h_k;
+  const double *gold, *ay;
+  float *h_out;
+} bench_ctx;
+
+static int bench_check(void *p, int k) {
+  bench_ctx *b = (bench_ctx *)p;
+  return check_step(k, b->call, b->h_in, b->h_k, b->gold, b->ay, b->h_out, 0);
+}
+
+static void bench_run(void *p, int k) {
+  bench_ctx *b = (bench_ctx *)p;
+  b->call->run = steps[k].run;
+  run_call(b->call);
+}
+
+static void bench_keys(void *p, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra) {
+  bench_ctx *b = (bench_ctx *)p;
+  snprintf(prog, nprog, "conv1d_k%d_%s", k, steps[k].name);
+  snprintf(extra, nextra, "kernel=%d kernel_size=%d x_cufft=%.3f", k, b->call->m, ms[0] / ms[k]);
+}
+
 int main(int argc, char **argv) {
   int n = 1 << 20, m = 255, kernel = 2, bench = 0, sweep = 0, seed = 1, reps = 20;
   arg_spec opts[] = {
@@ -142,14 +167,22 @@ int main(int argc, char **argv) {
     else
       for (int s = 3; s <= MAX_KERNEL && s <= n; s = 2 * s + 1) sizes[ns++] = s;
     double ms[16][NSTEPS];
+    int passed[NSTEPS];
+    bench_ctx b = {&call, h_in, h_k, gold, ay, h_out};
+    ladder L;
+    memset(&L, 0, sizeof(L));
+    L.nsteps = NSTEPS;
+    L.ctx = &b;
+    L.check = bench_check;
+    L.run = bench_run;
+    L.warmup = 3;
+    L.reps = reps;
+    L.prac = "5";
+    L.bench_keys = bench_keys;
     for (int s = 0; s < ns; s++) {
       call.m = sizes[s];
       conv_valid_gold(h_in, n, h_k, call.m, gold, ay);
-      for (int k = 0; k < NSTEPS; k++) ok = check_step(k, &call, h_in, h_k, gold, ay, h_out, 0) && ok;
-      for (int k = 0; k < NSTEPS; k++) {
-        call.run = steps[k].run;
-        ms[s][k] = time_median_ms(run_call, &call, 3, reps);
-      }
+      ok = ladder_check_and_time(&L, ms[s], passed) && ok;
     }
     printf("\ninput_size %d (FFT length P = %lld); ms per call, median of %d\n", n, fft.P, reps);
     printf("  kernel_size    cufft  constant    shared   fastest\n");
@@ -167,14 +200,12 @@ int main(int argc, char **argv) {
       else
         printf("the FFT route does not win for good at any kernel_size up to %d (input_size %d)\n", sizes[ns - 1], n);
     }
-    char size[64], prog[64], extra[96];
+    char size[64];
+    L.size = size;
     for (int s = 0; s < ns; s++) {
       snprintf(size, sizeof(size), "%dx%d", n, sizes[s]);
-      for (int k = 0; k < NSTEPS; k++) {
-        snprintf(prog, sizeof(prog), "conv1d_k%d_%s", k, steps[k].name);
-        snprintf(extra, sizeof(extra), "kernel=%d kernel_size=%d x_cufft=%.3f", k, sizes[s], ms[s][0] / ms[s][k]);
-        print_bench("5", prog, size, reps, ms[s][k], -1.0, NULL, extra);
-      }
+      call.m = sizes[s];
+      ladder_bench_lines(&L, ms[s]);
     }
   }
 

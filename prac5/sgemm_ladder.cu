@@ -21,6 +21,12 @@
  * ratio to cuBLAS, and a BENCH line per step.
  *   nvcc -O3 -arch=sm_90 -I. -I../common sgemm_ladder.cu prac5_gold.c -lcublas -o sgemm_ladder
  */
+// make exercises: ./exercises/sgemm_ladder, built with -DEXERCISE, runs step 2 from the learner's file,
+// exercises/k2_shared.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)
+#ifdef EXERCISE
+#define EXERCISE_TODO "fill in the TODO(step 2)s in exercises/k2_shared.cuh"
+#define SGEMM_DEFAULT_KERNEL 2
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +36,7 @@
 #include "cp_async.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
+#include "ladder.h"
 #include "timing.h"
 
 #include "prac5_gold.h"
@@ -37,9 +44,9 @@
 #include "sgemm/sgemm.h"
 #include "sgemm/k0_cublas.cuh"
 #include "sgemm/k1_naive.cuh"
-#ifndef SGEMM_EXERCISE
+#ifndef EXERCISE
 #include "sgemm/k2_shared.cuh"
-#else // exercises/sgemm_ladder.cu: step 2 with the lesson cut out
+#else // make exercises: step 2 with the lesson cut out
 #include "exercises/k2_shared.cuh"
 #endif
 #include "sgemm/k3_reg_block.cuh"
@@ -125,6 +132,32 @@ static int check_step(int k, sgemm_call *c, const sgemm_oracle *o, int verbose) 
   return ok;
 }
 
+// -bench, through common/ladder.h: cuBLAS (step 0) is checked first, as the reference of every other step
+typedef struct {
+  sgemm_call *call;
+  const sgemm_oracle *o;
+  int cublas_ok;
+  double flops;
+} bench_ctx;
+
+static int bench_check(void *p, int k) {
+  bench_ctx *b = (bench_ctx *)p;
+  return k == 0 ? b->cublas_ok : check_step(k, b->call, b->o, 0);
+}
+
+static void bench_run(void *p, int k) {
+  bench_ctx *b = (bench_ctx *)p;
+  b->call->run = steps[k].run;
+  run_call(b->call);
+}
+
+static void bench_keys(void *p, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra) {
+  bench_ctx *b = (bench_ctx *)p;
+  snprintf(prog, nprog, "sgemm_k%d_%s", k, steps[k].name);
+  snprintf(extra, nextra, "kernel=%d TFLOPs=%.2f pct_cublas=%.1f", k, b->flops / (ms[k] * 1e-3) / 1e12,
+           100.0 * ms[0] / ms[k]);
+}
+
 int main(int argc, char **argv) {
   int M = 1000, N = 1001, K = 999, kernel = SGEMM_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 10;
   arg_spec opts[] = {
@@ -194,30 +227,21 @@ int main(int argc, char **argv) {
   if (!bench) {
     if (kernel != 0) ok = check_step(kernel, &call, &o, 1) && ok;
   } else {
-    double ms[NSTEPS], flops = 2.0 * M * N * K;
-    int passed[NSTEPS];
-    passed[0] = ok;
-    for (int k = 1; k < NSTEPS; k++) {
-      passed[k] = check_step(k, &call, &o, 0);
-      ok = ok && passed[k];
-    }
-    for (int k = 0; k < NSTEPS; k++) {
-      call.run = steps[k].run;
-      ms[k] = time_median_ms(run_call, &call, 2, reps);
-    }
-    printf("\n%d x %d x %d, FP32 (cuBLAS: CUBLAS_DEFAULT_MATH, no tensor cores)\n", M, N, K);
-    printf("  kernel              ms   TFLOP/s   %% of cuBLAS\n");
-    for (int k = 0; k < NSTEPS; k++)
-      printf("  %d %-14s %9.3f %9.2f %10.1f%s\n", k, steps[k].name, ms[k], flops / (ms[k] * 1e-3) / 1e12,
-             100.0 * ms[0] / ms[k], passed[k] ? "" : "  (FAILED its check)");
-    char size[64], prog[64], extra[128];
+    bench_ctx b = {&call, &o, ok, 2.0 * M * N * K};
+    const char *names[NSTEPS];
+    for (int k = 0; k < NSTEPS; k++) names[k] = steps[k].name;
+    char header[160], size[64];
+    snprintf(header, sizeof(header),
+             "\n%d x %d x %d, FP32 (cuBLAS: CUBLAS_DEFAULT_MATH, no tensor cores)\n"
+             "  kernel              ms   TFLOP/s   %% of cuBLAS",
+             M, N, K);
     snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
-    for (int k = 0; k < NSTEPS; k++) {
-      snprintf(prog, sizeof(prog), "sgemm_k%d_%s", k, steps[k].name);
-      snprintf(extra, sizeof(extra), "kernel=%d TFLOPs=%.2f pct_cublas=%.1f", k, flops / (ms[k] * 1e-3) / 1e12,
-               100.0 * ms[0] / ms[k]);
-      print_bench("5", prog, size, reps, ms[k], -1.0, NULL, extra);
-    }
+    ladder L = {NSTEPS, names, NULL, 14, &b, bench_check, bench_run, 2, reps, NULL, // steps, names, calls
+                header, "cuBLAS", 0.0, b.flops, NULL, 0,                            // table: TFLOP/s, % of cuBLAS
+                "5", size, bench_keys};                                            // BENCH lines
+    double ms[NSTEPS];
+    int passed[NSTEPS];
+    ok = ladder_bench(&L, ms, passed);
   }
 
   // free
@@ -233,8 +257,5 @@ int main(int argc, char **argv) {
   free(gold);
   free(absC);
   free(h_rows);
-#ifdef SGEMM_EXERCISE
-  if (!ok) return result_fail("exercise not done: kernel %d does not match the gold; fill in the TODO(step 2)", kernel);
-#endif
-  return ok ? result_pass() : result_fail("a kernel's C is outside its tolerance (see above)");
+  return result_check(ok, "a kernel's C is outside its tolerance (see above)");
 }

@@ -12,6 +12,12 @@
  * bit for bit. -bench checks every step, then times each next to the copy (median of -reps).
  *   nvcc -O3 -arch=sm_90 -I. -I../common transpose_ladder.cu prac5_gold.c -lcublas -o transpose_ladder
  */
+// make exercises: ./exercises/transpose_ladder, built with -DEXERCISE, runs step 3 from the learner's file,
+// exercises/t3_padded.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)
+#ifdef EXERCISE
+#define EXERCISE_TODO "fill in the TODO(step 6)s in exercises/t3_padded.cuh"
+#define TRANSPOSE_DEFAULT_KERNEL 3
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +25,10 @@
 #include "args.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
+#include "ladder.h"
 #include "timing.h"
 
 #include "prac5_gold.h"
-
-// in 64 bits: -cols goes up to 2^31 - 1, where cols + 31 would overflow an int
-static inline int ceil_div(int a, int b) { return (int)(((long long)a + b - 1) / b); }
 
 // the step run without -kernel: the fastest; the starting file makes it the step left to write, so that
 // running it untouched cannot PASS
@@ -32,12 +36,14 @@ static inline int ceil_div(int a, int b) { return (int)(((long long)a + b - 1) /
 #define TRANSPOSE_DEFAULT_KERNEL 4
 #endif
 
+// the grids: ceil_div (helper_cuda.h) of the columns in 64 bits, as -cols goes up to 2^31 - 1, where
+// cols + 31 would overflow an int
 #include "transpose/t0_cublas.cuh"
 #include "transpose/t1_naive.cuh"
 #include "transpose/t2_shared.cuh"
-#ifndef TRANSPOSE_EXERCISE
+#ifndef EXERCISE
 #include "transpose/t3_padded.cuh"
-#else // exercises/transpose_ladder.cu: step 3 with the lesson cut out
+#else // make exercises: step 3 with the lesson cut out
 #include "exercises/t3_padded.cuh"
 #endif
 #include "transpose/t4_rows.cuh"
@@ -84,6 +90,29 @@ static int check_step(int k, transpose_call *c, const float *gold, float *h_out,
   return st.nbad == 0;
 }
 
+// -bench, through common/ladder.h
+typedef struct {
+  transpose_call *call;
+  const float *gold;
+  float *h_out;
+} bench_ctx;
+
+static int bench_check(void *p, int k) {
+  bench_ctx *b = (bench_ctx *)p;
+  return check_step(k, b->call, b->gold, b->h_out, 0);
+}
+
+static void bench_run(void *p, int k) {
+  bench_ctx *b = (bench_ctx *)p;
+  b->call->run = steps[k].run;
+  run_call(b->call);
+}
+
+static void bench_keys(void *, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra) {
+  snprintf(prog, nprog, "transpose_k%d_%s", k, steps[k].name);
+  snprintf(extra, nextra, "kernel=%d x_cublas=%.3f", k, ms[0] / ms[k]);
+}
+
 int main(int argc, char **argv) {
   int rows = 7000, cols = 6000, kernel = TRANSPOSE_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 20;
   arg_spec opts[] = {
@@ -125,31 +154,21 @@ int main(int argc, char **argv) {
   } else {
     double traffic = 2.0 * (double)bytes; // each element read once and written once
     bench_ref ref = bench_reference(dev, traffic, reps);
+    bench_ctx b = {&call, gold, h_out};
+    const char *names[NSTEPS];
+    for (int k = 0; k < NSTEPS; k++) names[k] = steps[k].name;
+    char header[192], size[64];
+    snprintf(header, sizeof(header),
+             "\n%d x %d floats, %.1f MB moved; copy %.1f GB/s, peak %.1f GB/s\n"
+             "  kernel          ms      GB/s   %% copy   x cuBLAS",
+             rows, cols, traffic * 1e-6, ref.copy_GBps, ref.peak_GBps);
+    snprintf(size, sizeof(size), "%dx%d", rows, cols);
+    ladder L = {NSTEPS, names, NULL, 8, &b, bench_check, bench_run, 3, reps, NULL, // steps, names, calls
+                header, "cuBLAS", traffic, 0.0, &ref, 9,                           // table: GB/s, x cuBLAS
+                "5", size, bench_keys};                                           // BENCH lines
     double ms[NSTEPS];
     int passed[NSTEPS];
-    for (int k = 0; k < NSTEPS; k++) {
-      passed[k] = check_step(k, &call, gold, h_out, 0);
-      ok = ok && passed[k];
-    }
-    for (int k = 0; k < NSTEPS; k++) {
-      call.run = steps[k].run;
-      ms[k] = time_median_ms(run_call, &call, 3, reps);
-    }
-    printf("\n%d x %d floats, %.1f MB moved; copy %.1f GB/s, peak %.1f GB/s\n", rows, cols, traffic * 1e-6,
-           ref.copy_GBps, ref.peak_GBps);
-    printf("  kernel          ms      GB/s   %% copy   x cuBLAS\n");
-    for (int k = 0; k < NSTEPS; k++) {
-      double GBps = traffic / (ms[k] * 1e-3) / 1e9;
-      printf("  %d %-8s %9.4f %9.1f %8.1f %9.3f%s\n", k, steps[k].name, ms[k], GBps, 100.0 * GBps / ref.copy_GBps,
-             ms[0] / ms[k], passed[k] ? "" : "  (FAILED its check)");
-    }
-    char size[64], prog[64], extra[96];
-    snprintf(size, sizeof(size), "%dx%d", rows, cols);
-    for (int k = 0; k < NSTEPS; k++) {
-      snprintf(prog, sizeof(prog), "transpose_k%d_%s", k, steps[k].name);
-      snprintf(extra, sizeof(extra), "kernel=%d x_cublas=%.3f", k, ms[0] / ms[k]);
-      print_bench("5", prog, size, reps, ms[k], traffic, &ref, extra);
-    }
+    ok = ladder_bench(&L, ms, passed);
   }
 
   // free
@@ -159,8 +178,5 @@ int main(int argc, char **argv) {
   free(h_in);
   free(h_out);
   free(gold);
-#ifdef TRANSPOSE_EXERCISE
-  if (!ok) return result_fail("exercise not done: kernel %d's output differs from the gold; fill in the TODO(step 6)", kernel);
-#endif
-  return ok ? result_pass() : result_fail("a kernel's output differs from the gold (see above)");
+  return result_check(ok, "a kernel's output differs from the gold (see above)");
 }

@@ -144,6 +144,5 @@ int main(int argc, char **argv) {
   free(h_x);
   free(h_gold);
 
-  if (bad) return result_fail("%d of 6 kernels disagree with the gold", bad);
-  return result_pass();
+  return result_check(!bad, "%d of 6 kernels disagree with the gold", bad);
 }

@@ -17,7 +17,7 @@ __global__ void transpose_padded(const float *__restrict__ in, float *__restrict
 }
 
 static void run_padded(const float *input, float *output, int rows, int cols) {
-  dim3 block(TILE, TILE), grid(ceil_div(cols, TILE), ceil_div(rows, TILE));
+  dim3 block(TILE, TILE), grid(ceil_div((long long)cols, TILE), ceil_div(rows, TILE));
   transpose_padded<<<grid, block>>>(input, output, rows, cols);
   getLastCudaError("transpose_padded execution failed");
 }

@@ -7,14 +7,12 @@
  * Each sgemm/kN_*.cuh holds one step: its kernel and a launcher with solve()'s signature,
  *   void run_<name>(const float *A, const float *B, float *C, int M, int N, int K)
  * that launches on the default stream. The runner accepts only sizes whose matrices have at most 2^31 - 1
- * elements, so an index row * cols + col below them fits an int.
+ * elements, so an index row * cols + col below them fits an int. Grids are ceil_div's (helper_cuda.h).
  */
 #ifndef SGEMM_H
 #define SGEMM_H
 
 #include <stdint.h>
-
-static inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 // 16-byte loads need 16-byte aligned rows: every row starts at a multiple of 4 floats, and the base pointer
 // at a multiple of 16 bytes (cudaMalloc gives 256)

@@ -12,7 +12,7 @@ __global__ void transpose_naive(const float *__restrict__ in, float *__restrict_
 }
 
 static void run_naive(const float *input, float *output, int rows, int cols) {
-  dim3 block(NAIVE_BX, NAIVE_BY), grid(ceil_div(cols, NAIVE_BX), ceil_div(rows, NAIVE_BY));
+  dim3 block(NAIVE_BX, NAIVE_BY), grid(ceil_div((long long)cols, NAIVE_BX), ceil_div(rows, NAIVE_BY));
   transpose_naive<<<grid, block>>>(input, output, rows, cols);
   getLastCudaError("transpose_naive execution failed");
 }

@@ -18,7 +18,7 @@ __global__ void transpose_shared(const float *__restrict__ in, float *__restrict
 }
 
 static void run_shared(const float *input, float *output, int rows, int cols) {
-  dim3 block(TILE, TILE), grid(ceil_div(cols, TILE), ceil_div(rows, TILE));
+  dim3 block(TILE, TILE), grid(ceil_div((long long)cols, TILE), ceil_div(rows, TILE));
   transpose_shared<<<grid, block>>>(input, output, rows, cols);
   getLastCudaError("transpose_shared execution failed");
 }

@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(T4_TILE * T4_BY)
 }
 
 static void run_rows(const float *input, float *output, int rows, int cols) {
-  dim3 block(T4_TILE, T4_BY), grid(ceil_div(cols, T4_TILE), ceil_div(rows, T4_TILE));
+  dim3 block(T4_TILE, T4_BY), grid(ceil_div((long long)cols, T4_TILE), ceil_div(rows, T4_TILE));
   transpose_rows<<<grid, block>>>(input, output, rows, cols);
   getLastCudaError("transpose_rows execution failed");
 }

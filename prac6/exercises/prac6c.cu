@@ -3,8 +3,8 @@
  *
  * The finished program is ../prac6c.cu: try first. Fill in the place marked TODO(step 4) (run size 16),
  * then `make exercises/prac6c && ./exercises/prac6c`, and read ptxas's report for my_first_kernel<16> in
- * .obj/exercises/prac6c.cu.log. Until then size 16 is compared with a poisoned (NaN) array, and the program
- * ends RESULT: FAIL (exercise not done: ...).
+ * .obj/exercises/prac6c/exercises/prac6c.cu.log. Until then size 16 is compared with a poisoned (NaN) array,
+ * and the program ends RESULT: FAIL (exercise not done: ...).
  *
  * What the finished program says:
  *
@@ -18,8 +18,10 @@
  *   size 256         unrolled as far as 255 registers go, and the rest spilled: "spill stores"
  *   my_kernel_runtime<16>, whose loops run to m, a run-time argument: a 64-byte stack frame
  * The course's sizes are 2 and 3 (thread 0 gives size^2 = 4 and 9).
- *   nvcc -O3 -arch=sm_90 --ptxas-options=-v -I. -I../common exercises/prac6c.cu prac6_gold.c -o exercises/prac6c
+ *   nvcc -O3 -arch=sm_90 --ptxas-options=-v -DEXERCISE -I. -I../common exercises/prac6c.cu prac6_gold.c \
+ *     -o exercises/prac6c   (in prac6/)
  */
+#define EXERCISE_TODO "fill in the TODO(step 4) in exercises/prac6c.cu" // for the verdict (gold_check.h)
 // ptxas-spills-expected: my_first_kernelILi256E
 #include <float.h>
 #include <math.h>
@@ -153,6 +155,5 @@ int main(int argc, char **argv) {
   free(h_x);
   free(h_gold);
 
-  if (bad) return result_fail("exercise not done: %d of 6 kernels disagree with the gold", bad);
-  return result_pass();
+  return result_check(!bad, "%d of 6 kernels disagree with the gold", bad);
 }

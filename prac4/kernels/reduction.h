@@ -1,14 +1,15 @@
 /*
- * kernels/ladder.h -- what every step of reduction_ladder.cu shares: the arguments of one reduction, and
+ * kernels/reduction.h -- what every step of reduction_ladder.cu shares: the arguments of one reduction, and
  * the one-line description each step gives of itself for the runner's table.
  *
  * Each kernels/rN_*.cuh holds one step: its kernel(s), a launcher `run_<name>(ladder_args *)` that sums
  * a->d_in (or a->d_uin) into *a->d_out (or *a->d_uout) on the default stream, and `depth_<name>()`, the
  * longest chain of float additions any input passes through on its way to the result, from which the
- * runner derives the tolerance (reduction_tolerance in reduction_gold.c).
+ * runner derives the tolerance (reduction_tolerance in reduction_gold.c). Grids are ceil_div's
+ * (helper_cuda.h).
  */
-#ifndef LADDER_H
-#define LADDER_H
+#ifndef REDUCTION_H
+#define REDUCTION_H
 
 #include <stddef.h>
 
@@ -39,6 +40,4 @@ static inline int ceil_log2(long long x) {
   return l;
 }
 
-static inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
-#endif /* LADDER_H */
+#endif /* REDUCTION_H */

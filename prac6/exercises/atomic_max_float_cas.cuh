@@ -1,0 +1,20 @@
+/*
+ * exercises/atomic_max_float_cas.cuh -- practical 6, step 5, to write: the float atomicMax as an atomicCAS
+ * loop. (The finished function is in ../atomics.cu, which includes this file in its place when built with
+ * -DEXERCISE.)
+ *
+ * Fill in atomic_max_float_cas (TODO(step 5)); then `make exercises/atomics && ./exercises/atomics -bench`.
+ * Until it is right the "float max, atomicCAS loop" targets keep their starting -inf, and the program ends
+ * RESULT: FAIL (exercise not done: ...).
+ */
+
+// The CAS loop: read, compute, and try to swap in the new value; if another thread changed the word in
+// between, atomicCAS returns its value and we try again with that. A value that is not larger stops at once,
+// without writing: under contention most threads leave without a single atomic.
+__device__ float atomic_max_float_cas(float *addr, float val) {
+  // TODO(step 5): read the word at addr (as an int: __float_as_int / __int_as_float convert the bits); while
+  // val is larger than the float it holds, try atomicCAS((int *)addr, what you read, val's bits); if the CAS
+  // returned what you read, you are done, else retry with what it returned. Return the old value.
+  (void)val; // delete this line when val is used
+  return *addr;
+}
