@@ -1,6 +1,6 @@
 /*
  * exercises/atomic_max_float_cas.cuh -- practical 6, step 5, to write: the float atomicMax as an atomicCAS
- * loop. (The finished function is in ../atomics.cu, which includes this file in its place when built with
+ * loop. (The finished function is in ../atomics.cuh, which includes this file in its place when built with
  * -DEXERCISE.)
  *
  * Fill in atomic_max_float_cas (TODO(step 5)); then `make exercises/atomics && ./exercises/atomics -bench`.
