@@ -66,7 +66,8 @@ static void lib_open(lib_args *l, const trid_args *t, int algo) {
   l->wb = t->w + N;
   checkCudaErrors(cudaMalloc((void **)&l->wc, bytes));
   checkCudaErrors(cusparseCreate(&l->handle));
-  checkCudaErrors(cusparseSgtsv2StridedBatch_bufferSizeExt(l->handle, n, t->a, t->b, t->c, t->x, batch, n, &sz_strided));
+  checkCudaErrors(
+      cusparseSgtsv2StridedBatch_bufferSizeExt(l->handle, n, t->a, t->b, t->c, t->x, batch, n, &sz_strided));
   checkCudaErrors(cusparseSgtsvInterleavedBatch_bufferSizeExt(l->handle, algo, n, t->ai, t->bi, t->ci, t->x, batch,
                                                               &sz_inter));
   checkCudaErrors(cudaMalloc(&l->buf_strided, sz_strided > 0 ? sz_strided : 1));
