@@ -24,7 +24,6 @@
  *      threads an SM); promising blocks of up to 896 threads makes it fit in 72 (896 threads an SM),
  *      with no spills: more threads, so more loads in flight.
  *
- *
  * The result must equal Gold_laplace3d exactly (same additions in the same order): rms error = 0.000000.
  * -sweep times FAST_BLOCK_X x FAST_BLOCK_Y x KCHUNK (also -bx= -by= -kchunk=, or make FAST_BLOCK_X=..);
  * ROWS (1, 2, 4 or 8) is compile-time, since the patch lives in registers: make ROWS=4.
@@ -73,6 +72,7 @@ __device__ __forceinline__ float jacobi_point(int i, int NX, float c, float w, f
 __device__ __forceinline__ float4 load4(const float *__restrict__ p, size_t ind) {
   return __ldg(reinterpret_cast<const float4 *>(p + ind)); // ind is a multiple of 4: 16-byte aligned
 }
+
 #ifndef FAST_PLANE_RANGE
 // a thread owns points i0 .. i0+3 of rows j0 .. j0+ROWS-1 and marches k through one chunk
 // trick 6: __launch_bounds__ promises blocks of at most MAX_THREADS threads, so ptxas keeps registers low
@@ -89,7 +89,6 @@ __global__ void __launch_bounds__(MGPU_MAX_THREADS)
     GPU_laplace3d_slab(int NX, int NY, int NZ, int pitch, int kfirst, int kstop, int kchunk,
                        const float *__restrict__ d_u1, float *__restrict__ d_u2) {
 #endif
-  const unsigned FULL = 0xffffffffu;
   const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   int lane = threadIdx.x % 32; // blockDim.x is a multiple of 32, so a warp never spans two rows
   int i0 = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
@@ -140,8 +139,8 @@ __global__ void __launch_bounds__(MGPU_MAX_THREADS)
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
       // trick 2: i-1 of the first point and i+1 of the last come from the neighbouring lanes
-      float west = __shfl_up_sync(FULL, centre[r].w, 1);
-      float east = __shfl_down_sync(FULL, centre[r].x, 1);
+      float west = __shfl_up_sync(FULL_MASK, centre[r].w, 1);
+      float east = __shfl_down_sync(FULL_MASK, centre[r].x, 1);
       if (lane == 0) west = edge[r];
       if (lane == 31) east = edge[r];
       // trick 4: j-1 and j+1 are the patch's own rows, in registers, except at its two ends
