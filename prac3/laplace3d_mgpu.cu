@@ -4,7 +4,8 @@
  * The NX x NY x NZ grid is cut in k into slabs, one a GPU (every visible GPU, or -ngpus=N of them). A slab
  * of nz planes is stored with one extra plane on each side, its halo: local plane 0 is the neighbour
  * below's top plane, local plane nz+1 the neighbour above's bottom plane. Each sweep computes planes
- * 1..nz with GPU_laplace3d_fast's kernel (the same additions in the same order, so the result equals
+ * 1..nz with GPU_laplace3d_fast's kernel (stencil/s3_fast.cuh with FAST_PLANE_RANGE: the same additions in
+ * the same order, so the result equals
  * Gold_laplace3d bit for bit: rms error = 0.000000), then the halos are exchanged: each GPU sends its
  * planes 1 and nz to its neighbours and receives their planes into 0 and nz+1, with NCCL's ncclSend and
  * ncclRecv, all of them in one ncclGroupStart/ncclGroupEnd (one process drives every GPU; a
@@ -25,7 +26,7 @@
  * Built twice from this file: laplace3d_mgpu (one process), and, where mpicc is found, laplace3d_mgpu_mpi
  * (-DUSE_MPI: one MPI rank a GPU, ncclCommInitRank with the unique id that rank 0 broadcasts with
  * MPI_Bcast; this is how the program grows past one machine: mpirun -np 2 ./laplace3d_mgpu_mpi).
- *   nvcc -O3 -arch=sm_90 -I../common laplace3d_mgpu.cu laplace3d_gold.c -o laplace3d_mgpu -lnccl
+ *   nvcc -O3 -arch=sm_90 -I. -I../common laplace3d_mgpu.cu laplace3d_gold.c -o laplace3d_mgpu -lnccl
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,131 +50,20 @@
 
 #include "prac3_gold.h"
 
-// laplace3d_fast's tunables (see there); the kernel below is its kernel, with a range of planes
+// laplace3d_fast's tunables (stencil/s3_fast.cuh: ROWS, KCHUNK); its kernel on a range of planes,
+// GPU_laplace3d_slab, with its own __launch_bounds__ (MGPU_MAX_THREADS)
 #ifndef MGPU_BLOCK_X
 #define MGPU_BLOCK_X 32 // a multiple of 32: each warp covers 128 consecutive points (512 bytes) of one row
 #endif
 #ifndef MGPU_BLOCK_Y
 #define MGPU_BLOCK_Y 4 // 128 threads a block
 #endif
-#ifndef ROWS
-#define ROWS 2 // rows a thread owns
-#endif
-#ifndef MGPU_MAX_THREADS
-// __launch_bounds__: laplace3d_fast promises 896 (72 registers at ROWS=2); the plane range below costs
-// one more register, and at 72 ptxas spills 8 bytes, so this kernel promises 768 (76 registers, no spill)
-#define MGPU_MAX_THREADS (ROWS <= 2 ? 768 : 2048 / ROWS)
-#endif
-#ifndef KCHUNK
-#define KCHUNK 4 // planes a block marches through
-#endif
+#define FAST_PLANE_RANGE
+#include "stencil/s3_fast.cuh"
 #define MAX_SLABS 64 // slabs (and GPUs) at most
 
 // the largest grid accepted: 2^35 points (128 GiB an array)
 #define MAX_POINTS (1LL << 35)
-
-// one point: Dirichlet boundaries (and the padding past NX) copied, else the course's average, the
-// additions in Gold_laplace3d's order (i-1, i+1, j-1, j+1, k-1, k+1) for a bit-for-bit match
-__device__ __forceinline__ float jacobi_point(int i, int NX, float c, float w, float e, float s, float n, float b,
-                                              float a) {
-  const float sixth = 1.0f / 6.0f;
-  return (i == 0 || i >= NX - 1) ? c : (w + e + s + n + b + a) * sixth;
-}
-
-__device__ __forceinline__ float4 load4(const float *__restrict__ p, size_t ind) {
-  return __ldg(reinterpret_cast<const float4 *>(p + ind)); // ind is a multiple of 4: 16-byte aligned
-}
-
-// GPU_laplace3d_fast on planes kfirst .. kstop-1 of an array of NZL planes, whose first and last planes are
-// never averaged: each is a halo (never computed) or the grid's own boundary (copied), so the kernel is
-// laplace3d_fast's with only a range of planes added (launch_planes shifts the arrays to make it so). A
-// thread owns points i0 .. i0+3 of rows j0 .. j0+ROWS-1 and marches k through one chunk, planes k-1, k,
-// k+1 in registers (laplace3d_fast.cu explains the six tricks).
-__global__ void __launch_bounds__(MGPU_MAX_THREADS)
-    GPU_laplace3d_slab(int NX, int NY, int NZL, int pitch, int kfirst, int kstop, int kchunk,
-                       const float *__restrict__ d_u1, float *__restrict__ d_u2) {
-  const unsigned FULL = 0xffffffffu;
-  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  int lane = threadIdx.x % 32; // blockDim.x is a multiple of 32, so a warp never spans two rows
-  int i0 = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
-  int j0 = ROWS * (threadIdx.y + blockIdx.y * blockDim.y);
-  if (j0 >= NY) return; // j0 is the same across the warp, so every shuffle below still has all 32 lanes
-
-  int kbeg = kfirst + blockIdx.z * kchunk;
-  int kend = min(kbeg + kchunk, kstop);
-  int nrows = min(ROWS, NY - j0);
-  bool live = i0 < pitch;
-  bool has_south = live && j0 > 0, has_north = live && j0 + ROWS < NY;
-  bool has_edge = (lane == 0 && live && i0 > 0) || (lane == 31 && i0 + 4 < pitch);
-  int edge_off = lane == 0 ? -1 : 4;
-  size_t JOFF = (size_t)pitch, KOFF = (size_t)pitch * NY;
-  size_t ind = (size_t)i0 + (size_t)j0 * JOFF + (size_t)kbeg * KOFF;
-
-  float4 below[ROWS], centre[ROWS], above[ROWS], next[ROWS];
-  float edge[ROWS], edge_next[ROWS];
-#pragma unroll
-  for (int r = 0; r < ROWS; r++) {
-    size_t rind = ind + (size_t)r * JOFF;
-    bool row = live && r < nrows;
-    below[r] = (row && kbeg > 0) ? load4(d_u1, rind - KOFF) : zero;
-    centre[r] = row ? load4(d_u1, rind) : zero;
-    above[r] = (row && kbeg + 1 < NZL) ? load4(d_u1, rind + KOFF) : zero;
-    edge[r] = (has_edge && r < nrows) ? d_u1[rind + edge_off] : 0.0f;
-  }
-  float4 south = has_south ? load4(d_u1, ind - JOFF) : zero;
-  float4 north = has_north ? load4(d_u1, ind + ROWS * JOFF) : zero;
-
-  for (int k = kbeg; k < kend; k++, ind += KOFF) {
-    bool need2 = k + 2 <= kend && k + 2 < NZL, need1 = k + 1 < kend;
-#pragma unroll
-    for (int r = 0; r < ROWS; r++) {
-      size_t rind = ind + (size_t)r * JOFF;
-      next[r] = (live && r < nrows && need2) ? load4(d_u1, rind + 2 * KOFF) : zero;
-      edge_next[r] = (has_edge && r < nrows && need1) ? d_u1[rind + KOFF + edge_off] : 0.0f;
-    }
-    float4 south_next = (has_south && need1) ? load4(d_u1, ind - JOFF + KOFF) : zero;
-    float4 north_next = (has_north && need1) ? load4(d_u1, ind + ROWS * JOFF + KOFF) : zero;
-
-    bool inner_plane = k > 0 && k < NZL - 1;
-#pragma unroll
-    for (int r = 0; r < ROWS; r++) {
-      float west = __shfl_up_sync(FULL, centre[r].w, 1);
-      float east = __shfl_down_sync(FULL, centre[r].x, 1);
-      if (lane == 0) west = edge[r];
-      if (lane == 31) east = edge[r];
-      float4 s = r == 0 ? south : centre[r - 1];
-      float4 n = r == ROWS - 1 ? north : centre[r + 1];
-      int j = j0 + r;
-      float4 res = centre[r];
-      if (inner_plane && j > 0 && j < NY - 1) {
-        res.x = jacobi_point(i0, NX, centre[r].x, west, centre[r].y, s.x, n.x, below[r].x, above[r].x);
-        res.y = jacobi_point(i0 + 1, NX, centre[r].y, centre[r].x, centre[r].z, s.y, n.y, below[r].y, above[r].y);
-        res.z = jacobi_point(i0 + 2, NX, centre[r].z, centre[r].y, centre[r].w, s.z, n.z, below[r].z, above[r].z);
-        res.w = jacobi_point(i0 + 3, NX, centre[r].w, centre[r].z, east, s.w, n.w, below[r].w, above[r].w);
-      }
-      if (r < nrows) {
-        size_t rind = ind + (size_t)r * JOFF;
-        if (i0 + 3 < NX) {
-          *reinterpret_cast<float4 *>(d_u2 + rind) = res;
-        } else if (i0 < NX) {
-          d_u2[rind] = res.x;
-          if (i0 + 1 < NX) d_u2[rind + 1] = res.y;
-          if (i0 + 2 < NX) d_u2[rind + 2] = res.z;
-        }
-      }
-    }
-
-#pragma unroll
-    for (int r = 0; r < ROWS; r++) {
-      below[r] = centre[r];
-      centre[r] = above[r];
-      above[r] = next[r];
-      edge[r] = edge_next[r];
-    }
-    south = south_next;
-    north = north_next;
-  }
-}
 
 // one slab: global planes k0 .. k0+nz-1, stored as local planes 1..nz of nz+2
 typedef struct {

@@ -7,8 +7,13 @@
  * BLOCK_X x BLOCK_Y x BLOCK_Z threads. Compare its time with laplace3d's, tune the three block sizes
  * (make BLOCK_X=.. BLOCK_Y=.. BLOCK_Z=.., -bx= -by= -bz=, or -sweep), and count its instructions with
  * `make profile` (step 5). -pad stores the rows with a pitch of a multiple of 32 floats (step 6).
+ * Built with -DEXERCISE (`make exercises`: exercises/laplace3d_new) it runs the kernel you write in
+ * exercises/laplace3d_kernel_new.h instead, and ends RESULT: FAIL (exercise not done: ...) until it is right.
  *   nvcc -O3 -arch=sm_90 -I../common laplace3d_new.cu laplace3d_gold.c -o laplace3d_new
  */
+#ifdef EXERCISE
+#define EXERCISE_TODO "fill in the TODO(step 4) in exercises/laplace3d_kernel_new.h"
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +43,11 @@
 // the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
 #define MAX_POINTS (1LL << 35)
 
+#ifdef EXERCISE
+#include "exercises/laplace3d_kernel_new.h" // step 4: the kernel you write
+#else
 #include "laplace3d_kernel_new.h"
+#endif
 
 // everything one launch needs, for the timing helpers
 typedef struct {

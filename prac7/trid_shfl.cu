@@ -22,7 +22,6 @@
 
 #define WARPS_PER_BLOCK 4 // 128 threads a block: four systems
 #define MAX_M (1 << 24)
-#define FULL_MASK 0xffffffffu
 
 // warp w of the grid solves system w; lane i owns row i (an identity row for i >= NX)
 __global__ void GPU_trid_shfl(int NX, int M, int niter, float lambda, float *d_u) {

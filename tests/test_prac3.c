@@ -175,7 +175,7 @@ TEST(threads_do_not_change_the_result) {
 }
 
 /*
- * A host model of laplace3d_tb's kernel (../prac3/laplace3d_tb.cu, step 10): the same blocks (32 x BY/4
+ * A host model of laplace3d_tb's kernel (../prac3/stencil/s4_tb.cuh, step 10): the same blocks (32 x BY/4
  * threads, each a strip of 4 columns in j), the same chunks in k, the same steps, levels, registers, shuffles
  * and double-buffered shared strip ends, one block after another, each level of a step as a loop over the
  * block's threads. A shuffle reads the neighbouring lane's register as the kernel's does: every lane of a warp

@@ -2,8 +2,8 @@
  * exercises/laplace3d_kernel_new.h -- practical 3, step 4: write the "new" kernel yourself: a 3-D grid of
  * 3-D thread blocks, one thread per grid point.
  *
- * The finished kernel is ../laplace3d_kernel_new.h: try first. exercises/laplace3d_new.cu includes this
- * copy (a quoted #include looks in the including file's directory first). Fill in TODO(step 4), then
+ * The finished kernel is ../laplace3d_kernel_new.h: try first. laplace3d_new.cu built with -DEXERCISE
+ * (`make exercises`: exercises/laplace3d_new) includes this one in its place. Fill in TODO(step 4), then
  * `make exercises/laplace3d_new && ./exercises/laplace3d_new -nx=67 -ny=35 -nz=19`.
  *
  * Many more threads than GPU_laplace3d, each with one point of work: more independent loads in flight,

@@ -1,6 +1,7 @@
 /*
- * laplace3d_tb.cu -- practical 3, beyond the course (handout step 10): several Jacobi sweeps per pass
- * over memory (temporal blocking), to go past the one-sweep limit of laplace3d_fast.
+ * stencil/s4_tb.cuh -- practical 3, beyond the course (handout step 10): GPU_laplace3d_tb, several Jacobi
+ * sweeps per pass over memory (temporal blocking), to go past the one-sweep limit of laplace3d_fast (the
+ * program laplace3d_tb: laplace3d_ladder.cu, LADDER_STEP=4).
  *
  * One sweep must read and write every point once (8 bytes a point), so laplace3d_fast, at the copy's
  * speed, is as fast as one sweep per pass can be. This kernel does T sweeps per pass: each value is read
@@ -32,22 +33,13 @@
  * of the copy: 8 bytes a point a sweep over the time per sweep (more than 100 % is the point). -sweep times a
  * table of blocks and k chunks at the given T (the % column is the effective one) and runs with the fastest.
  * Handout step 10 says why this layout (four columns a thread, shuffles in i) and not one column a thread
- * with every neighbour in shared memory: a third fewer instructions a point, which is what bounds it.
- *   nvcc -O3 -arch=sm_90 -I../common laplace3d_tb.cu laplace3d_gold.c -o laplace3d_tb
+ * The host side (the kernel for each T and block height, the launch, the runner's calls) is in
+ * stencil/s4_tb_host.cuh, included at the end.
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#ifndef STENCIL_S4_TB_CUH
+#define STENCIL_S4_TB_CUH
 
-#include "args.h"
-#include "gold_check.h"
 #include "helper_cuda.h"
-#include "grid3d.h"
-#include "sweep.h"
-#include "timing.h"
-
-#include "prac3_gold.h"
 
 // the block: TB_BLOCK_X x TB_BLOCK_Y columns, each thread TB_ROWS of them in j. A row of threads is one warp of
 // 32 (each warp loads and stores contiguous row segments, and finds its neighbours in i in the next lanes);
@@ -81,9 +73,6 @@
 #ifndef TB_OCC
 #define TB_OCC 768
 #endif
-
-// the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
-#define MAX_POINTS (1LL << 35)
 
 // T sweeps of d_u1 into d_u2 in one pass. Thread (tx, ty) owns the TB_ROWS columns (i, j0 .. j0 + 3) of the
 // block's tile plus halo; the block makes output planes [k0, k0 + kchunk) and reads input planes T further each
@@ -227,232 +216,6 @@ __global__ void __launch_bounds__(TB_BLOCK_X * BY / TB_ROWS,
   }
 }
 
-// shared memory for T sweeps a pass: two buffers (this step's and last step's) of strip ends for each level 0..T-1
-static size_t tb_shared_bytes(int T, int by) {
-  return (size_t)2 * T * (by / TB_ROWS + 2) * 2 * TB_BLOCK_X * sizeof(float);
-}
+#include "stencil/s4_tb_host.cuh"
 
-// the kernels: one for each T (1..8) and block height in columns (16, 32, 48, 64), except where none can run:
-// T = 8 at 16 columns (no output tile), and where a thread's T levels need more registers than a block of
-// that many threads can have (65536 an SM over the threads), so that ptxas would spill: T = 7 and 8 at 64
-// columns (512 threads, 128 registers each) and T = 8 at 48 (384 threads, 168)
-typedef void (*tb_kernel)(int, int, int, int, const float *, float *);
-#define TB_KERNELS_1_6(BY)                                                                                           \
-  GPU_laplace3d_tb<1, BY>, GPU_laplace3d_tb<2, BY>, GPU_laplace3d_tb<3, BY>, GPU_laplace3d_tb<4, BY>,                \
-      GPU_laplace3d_tb<5, BY>, GPU_laplace3d_tb<6, BY>
-static const tb_kernel tb_kernels[4][TB_MAX_SWEEPS] = {
-    {TB_KERNELS_1_6(16), GPU_laplace3d_tb<7, 16>, NULL},
-    {TB_KERNELS_1_6(32), GPU_laplace3d_tb<7, 32>, GPU_laplace3d_tb<8, 32>},
-    {TB_KERNELS_1_6(48), GPU_laplace3d_tb<7, 48>, NULL},
-    {TB_KERNELS_1_6(64), NULL, NULL}};
-static tb_kernel tb_kernel_for(int T, int by) { return tb_kernels[by / 16 - 1][T - 1]; }
-static int tb_by_ok(int by) { return by == 16 || by == 32 || by == 48 || by == 64; }
-
-// everything one pass needs, for the timing helpers
-typedef struct {
-  int NX, NY, NZ, T, kchunk;
-  int by;          // the block's columns in j (its threads: 32 x by / TB_ROWS)
-  dim3 grid, block;
-  size_t shared, optin; // this launch's shared memory; the most a block may have on this GPU
-  const float *d_u1;
-  float *d_u2;
-} tb_launch;
-
-// a pass of T sweeps: each block's output tile is (32 - 2T) x (by - 2T) columns by kchunk planes
-static void set_pass(tb_launch *a, int T, int by, int kchunk) {
-  a->T = T;
-  a->kchunk = kchunk;
-  a->by = by;
-  a->block = dim3(TB_BLOCK_X, by / TB_ROWS);
-  a->grid = dim3((a->NX + TB_BLOCK_X - 2 * T - 1) / (TB_BLOCK_X - 2 * T), (a->NY + by - 2 * T - 1) / (by - 2 * T),
-                 (a->NZ + kchunk - 1) / kchunk);
-  a->shared = tb_shared_bytes(T, by);
-}
-
-// the shapes -sweep tries at a->T sweeps a pass: s.y the block's columns in j, s.z the k chunk
-static int sweep_block(void *p, block_shape s) {
-  tb_launch *a = (tb_launch *)p;
-  if (s.y <= 2 * a->T) return 0;                 // no output tile
-  if (!tb_kernel_for(a->T, s.y)) return 0;       // too many registers for the block's threads
-  if (tb_shared_bytes(a->T, s.y) > a->optin) return 0; // more shared memory than this GPU gives a block
-  if (s.z > a->NZ && s.z != a->kchunk) return 0; // a chunk longer than the grid is the same as the grid
-  set_pass(a, a->T, s.y, s.z);
-  return 1;
-}
-
-static void launch_laplace3d_tb(void *p) {
-  tb_launch *a = (tb_launch *)p;
-  tb_kernel_for(a->T, a->by)<<<a->grid, a->block, a->shared>>>(a->NX, a->NY, a->NZ, a->kchunk, a->d_u1, a->d_u2);
-  getLastCudaError("GPU_laplace3d_tb execution failed");
-}
-
-int main(int argc, char **argv) {
-  int NX = 512, NY = 512, NZ = 512, REPEAT = 10, T = TB_SWEEPS, by = TB_BLOCK_Y;
-  int kchunk = TB_KCHUNK, pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
-  arg_spec opts[] = {
-      {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
-      {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
-      {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
-      {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations"},
-      {"T", ARG_INT, &T, 1, TB_MAX_SWEEPS, "sweeps a pass over memory (TB_SWEEPS)"},
-      {"by", ARG_INT, &by, 16, 64, "a block's columns in j, halo included: 16, 32, 48 or 64 (TB_BLOCK_Y)"},
-      {"kchunk", ARG_INT, &kchunk, 1, 65535, "output planes a block (TB_KCHUNK)"},
-      {"pinned", ARG_FLAG, &pinned, 0, 1, "host arrays in pinned memory (cudaMallocHost) instead of malloc"},
-      {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
-      {"bench", ARG_FLAG, &bench, 0, 1, "time one pass of T sweeps and a device-to-device copy, print a BENCH line"},
-      {"sweep", ARG_FLAG, &sweep, 0, 1, "time a table of blocks and k chunks at this T, then run with the fastest"},
-      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench and -sweep (the median is used)"},
-  };
-  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
-  if ((long long)NX * NY * NZ > MAX_POINTS)
-    args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
-  if (!tb_by_ok(by)) args_fail("-by=%d: the kernel is built for blocks of 16, 32, 48 or 64 columns in j", by);
-  if (by <= 2 * T)
-    args_fail("a %dx%d block with -T=%d: the halo (T columns each side) leaves no output tile; need -by > 2T",
-              TB_BLOCK_X, by, T);
-  if (!tb_kernel_for(T, by))
-    args_fail("a %dx%d block with -T=%d: %d levels need more registers than a block of %d threads can have; use "
-              "-by=%s", TB_BLOCK_X, by, T, T, TB_BLOCK_X * by / TB_ROWS, T == 7 ? "48 or less" : "32");
-
-  int dev = findCudaDevice(argc, argv);
-  // two buffers of strip ends a level for levels 0..T-1: over 48 KB (T = 6 at 64 columns, T = 7 at 48) needs the
-  // opt-in attribute, which every kernel gets for the most its own block needs, where the GPU has it
-  int optin = device_limits(dev)->smem_block_optin;
-  if (tb_shared_bytes(T, by) > (size_t)optin)
-    device_limit_exceeded("a %dx%d block with -T=%d needs %zu bytes of shared memory; this GPU gives a block at "
-                          "most %d", TB_BLOCK_X, by, T, tb_shared_bytes(T, by), optin);
-  for (int t = 1; t <= TB_MAX_SWEEPS; t++)
-    for (int y = 16; y <= 64; y += 16) {
-      size_t most = tb_shared_bytes(t, y);
-      if (!tb_kernel_for(t, y) || most > (size_t)optin) continue; // never launched: the checks above refuse it
-      checkCudaErrors(
-          cudaFuncSetAttribute(tb_kernel_for(t, y), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most));
-    }
-  cudaFuncAttributes attr;
-  checkCudaErrors(cudaFuncGetAttributes(&attr, tb_kernel_for(T, by)));
-  printf("GPU_laplace3d_tb<T=%d, BY=%d>: %d registers, %zu bytes of shared memory a block\n", T, by, attr.numRegs,
-         tb_shared_bytes(T, by));
-
-  size_t npoints = (size_t)NX * NY * NZ;
-  size_t bytes = npoints * sizeof(float);
-  int user_sized = args_given(argc, argv, "nx") || args_given(argc, argv, "ny") || args_given(argc, argv, "nz");
-  device_memory_check(2 * bytes + ((bench || sweep) ? 2 * bytes : 0),
-                      (bench || sweep) ? "u1, u2 and the copy test's two buffers" : "u1 and u2", user_sized);
-
-  printf("Grid dimensions: %d x %d x %d\n", NX, NY, NZ);
-
-  // allocate memory for arrays: u1 holds the gold result at the end, u2 the GPU's, u3 is gold's scratch
-  float *h_u1 = (float *)host_malloc(bytes, pinned);
-  float *h_u2 = (float *)host_malloc(bytes, pinned);
-  float *h_u3 = (float *)malloc(bytes);
-  float *d_u1, *d_u2, *d_foo;
-  if (!h_u1 || !h_u2 || !h_u3) return result_fail("out of host memory for three %zu-byte arrays", bytes);
-  memset(h_u2, 0, bytes); // touch every page now, so that the copy back times the copy, not page faults
-  checkCudaErrors(cudaMalloc((void **)&d_u1, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_u2, bytes));
-
-  // initialise u1: 1 on the boundary, 0 inside (or random inside with -seed)
-  grid3d_init(h_u1, NX, NY, NZ, (unsigned int)seed);
-
-  // copy u1 to device
-  event_timer t = event_timer_start();
-  checkCudaErrors(cudaMemcpy(d_u1, h_u1, bytes, cudaMemcpyHostToDevice));
-  float milli = event_timer_stop(&t);
-  printf("Copy u1 to device: %.1f (ms), %.1f GB/s (%s host memory)\n", milli, bytes / (milli * 1e-3) / 1e9,
-         pinned ? "pinned" : "pageable");
-
-  tb_launch a = {NX, NY, NZ, T, kchunk, by, dim3(), dim3(), 0, (size_t)optin, d_u1, d_u2};
-  double moved = 8.0 * (double)npoints; // one read and one write of each point: one sweep's minimum traffic
-  bench_ref ref;
-  if (bench || sweep) ref = bench_reference(dev, moved, reps); // the 100 % line, measured in this run
-  if (sweep) { // a pass of T sweeps per block and k chunk; T x 8 bytes a point, so the % column is the effective one
-    static const int xs[] = {TB_BLOCK_X}, ys[] = {16, 32, 48, 64};
-    int ks[] = {32, 64, 128, 256, kchunk};
-    int nk = kchunk == 32 || kchunk == 64 || kchunk == 128 || kchunk == 256 ? 4 : 5;
-    block_shape best = sweep_shapes("GPU_laplace3d_tb", launch_laplace3d_tb, sweep_block, &a, xs, 1, ys, 4, ks, nk,
-                                    "kchunk", moved * T, &ref, reps);
-    if (best.x > 0) {
-      by = best.y;
-      kchunk = best.z;
-    }
-  }
-
-  // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
-  checkCudaErrors(cudaMemset(d_u2, 0xff, bytes));
-
-  set_pass(&a, T, by, kchunk);
-  printf("Block: %d x %d columns, %d x %d threads (output tile %d x %d x %d planes), grid of blocks: %d x %d x %d\n",
-         TB_BLOCK_X, by, TB_BLOCK_X, by / TB_ROWS, TB_BLOCK_X - 2 * T, by - 2 * T, kchunk, a.grid.x, a.grid.y,
-         a.grid.z);
-
-  // execute REPEAT sweeps as passes of T sweeps (the last pass fewer), swapping u1 and u2 after each pass
-  int passes = 0;
-  t = event_timer_start();
-  for (int done = 0; done < REPEAT; done += a.T, passes++) {
-    set_pass(&a, REPEAT - done < T ? REPEAT - done : T, by, kchunk);
-    tb_kernel_for(a.T, by)<<<a.grid, a.block, a.shared>>>(NX, NY, NZ, kchunk, d_u1, d_u2);
-    getLastCudaError("GPU_laplace3d_tb execution failed");
-    d_foo = d_u1;
-    d_u1 = d_u2;
-    d_u2 = d_foo;
-  }
-  milli = event_timer_stop(&t);
-  printf("%dx GPU_laplace3d_tb (%d passes): %.1f (ms)\n", REPEAT, passes, milli);
-
-  // copy u1 (the last result) back to the host
-  t = event_timer_start();
-  checkCudaErrors(cudaMemcpy(h_u2, d_u1, bytes, cudaMemcpyDeviceToHost));
-  milli = event_timer_stop(&t);
-  printf("Copy u2 to host: %.1f (ms), %.1f GB/s\n", milli, bytes / (milli * 1e-3) / 1e9);
-
-  // Gold treatment
-  double t0 = wall_ms();
-  for (int i = 1; i <= REPEAT; ++i) {
-    Gold_laplace3d(NX, NY, NZ, h_u1, h_u3);
-    float *h_foo = h_u1;
-    h_u1 = h_u3;
-    h_u3 = h_foo;
-  }
-  printf("%dx Gold_laplace3d: %.1f (ms)\n", REPEAT, wall_ms() - t0);
-
-  // error check: the same operations in the same order, so exactly equal
-  gold_stats st;
-  compare_float(h_u2, h_u1, npoints, 0.0, 0.0, &st);
-  printf("rms error = %f\n", st.rms_err);
-  gold_report("u", &st);
-
-  // one pass of T sweeps timed alone (warm-up, median), per sweep against the copy's 8 bytes a point
-  if ((bench || sweep) && st.nbad == 0) {
-    a.d_u1 = d_u1;
-    a.d_u2 = d_u2;
-    set_pass(&a, T, by, kchunk);
-    float ms = time_median_ms(launch_laplace3d_tb, &a, 3, reps);
-    // the same kernel at one sweep a pass, for the ratio that temporal blocking buys (x_T1)
-    set_pass(&a, 1, by, kchunk);
-    float ms1 = time_median_ms(launch_laplace3d_tb, &a, 3, reps);
-    double sweep_ms = ms / T, GBps = moved / (sweep_ms * 1e-3) / 1e9;
-    printf("laplace3d_tb: %.4f ms a pass of %d sweeps, %.4f ms a sweep, effectively %.1f GB/s = %.1f%% of a "
-           "device-to-device copy (%.1f GB/s)\n",
-           ms, T, sweep_ms, GBps, 100.0 * GBps / ref.copy_GBps, ref.copy_GBps);
-    printf("laplace3d_tb at -T=1: %.4f ms a sweep; -T=%d is %.2fx faster a sweep\n", ms1, T, ms1 / sweep_ms);
-    char size[64], extra[128];
-    snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
-    snprintf(extra, sizeof(extra), "T=%d block=%dx%d kchunk=%d ms_pass=%.4f ms_T1=%.4f x_T1=%.2f effective=1", T,
-             TB_BLOCK_X, by, kchunk, ms, ms1, ms1 / sweep_ms);
-    print_bench("3", "laplace3d_tb", size, reps, sweep_ms, moved, &ref, extra);
-  }
-
-  // release GPU and CPU memory (after an odd REPEAT the gold's swaps leave u1 and u3 exchanged)
-  if (REPEAT % 2) {
-    float *h_foo = h_u1;
-    h_u1 = h_u3;
-    h_u3 = h_foo;
-  }
-  checkCudaErrors(cudaFree(d_u1));
-  checkCudaErrors(cudaFree(d_u2));
-  host_free(h_u1, pinned);
-  host_free(h_u2, pinned);
-  free(h_u3);
-
-  return gold_verdict(&st, "u");
-}
+#endif /* STENCIL_S4_TB_CUH */

@@ -1,0 +1,172 @@
+/*
+ * laplace3d_ladder.cu -- practical 3, steps 8 and 10: the runner of the stencil ladder in stencil/, built for
+ * one step at a time (-DLADDER_STEP=N), each step its own program with its own options and output:
+ *   LADDER_STEP=3  laplace3d_fast  GPU_laplace3d_fast (stencil/s3_fast.cuh): one sweep a pass at the copy's
+ *                                  speed (step 8)
+ *   LADDER_STEP=4  laplace3d_tb    GPU_laplace3d_tb (stencil/s4_tb.cuh): T sweeps a pass, temporal blocking
+ *                                  (step 10)
+ * Steps 1 and 2 are the course's own kernels, GPU_laplace3d (laplace3d_kernel.h, the program laplace3d) and
+ * GPU_laplace3d_new (laplace3d_kernel_new.h, laplace3d_new). Everything but the kernel is the course's
+ * program: u = 1 on the boundary and 0 inside (or random inside with -seed), REPEAT iterations on the GPU
+ * and on the CPU, and the two must agree exactly (rms error = 0.000000). The step header supplies its
+ * options, its launch, its -sweep table and its -bench line (stencil/stencil.h says what it is asked).
+ *   nvcc -O3 -arch=sm_90 -I. -I../common -DLADDER_STEP=3 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_fast
+ *   nvcc -O3 -arch=sm_90 -I. -I../common -DLADDER_STEP=4 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_tb
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "grid3d.h"
+#include "helper_cuda.h"
+#include "timing.h"
+
+#include "prac3_gold.h"
+#include "stencil/stencil.h"
+
+#if LADDER_STEP == 3
+#include "stencil/s3_fast.cuh"
+static const stencil_step *const S = &s3_fast;
+#elif LADDER_STEP == 4
+#include "stencil/s4_tb.cuh"
+static const stencil_step *const S = &s4_tb;
+#else
+#error "build with -DLADDER_STEP=3 (laplace3d_fast) or -DLADDER_STEP=4 (laplace3d_tb)"
+#endif
+
+// the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
+#define MAX_POINTS (1LL << 35)
+
+int main(int argc, char **argv) {
+  int NX = 512, NY = 512, NZ = 512, REPEAT = 10;
+  int pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
+  stencil_block blk = {0, 0, 0, 1};
+  arg_spec opts[] = {
+      {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
+      {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
+      {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
+      {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations"},
+      {}, // the step's three options, filled by S->options: -bx= (or -T=), -by=, -kchunk=
+      {},
+      {},
+      {"pinned", ARG_FLAG, &pinned, 0, 1, "host arrays in pinned memory (cudaMallocHost) instead of malloc"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
+      {"bench", ARG_FLAG, &bench, 0, 1, S->bench_help},
+      {"sweep", ARG_FLAG, &sweep, 0, 1, S->sweep_help},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench and -sweep (the median is used)"},
+  };
+  S->options(opts + 4, &blk);
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  if ((long long)NX * NY * NZ > MAX_POINTS)
+    args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
+  S->check_args(&blk);
+  int pitch = S->padded ? (NX + 31) / 32 * 32 : NX; // trick 3: every row starts on a 128-byte boundary
+
+  int dev = findCudaDevice(argc, argv);
+  stencil_launch a = {NX, NY, NZ, pitch, blk.kchunk, blk.T, blk.by, 0, dim3(), dim3(), 0, 0, NULL, NULL};
+  S->prepare(&a, &blk, dev);
+  size_t npoints = (size_t)NX * NY * NZ;
+  size_t bytes = npoints * sizeof(float);
+  size_t dbytes = (size_t)pitch * NY * NZ * sizeof(float);
+  int user_sized = args_given(argc, argv, "nx") || args_given(argc, argv, "ny") || args_given(argc, argv, "nz");
+  device_memory_check(2 * dbytes + ((bench || sweep) ? 2 * bytes : 0),
+                      (bench || sweep) ? "u1, u2 and the copy test's two buffers" : "u1 and u2", user_sized);
+
+  printf("Grid dimensions: %d x %d x %d\n", NX, NY, NZ);
+  if (S->padded)
+    printf("Row pitch: %d floats (%zu bytes), plane pitch: %zu floats\n", pitch, pitch * sizeof(float),
+           (size_t)pitch * NY);
+
+  // allocate memory for arrays: u1 holds the gold result at the end, u2 the GPU's, u3 is gold's scratch
+  // (-pinned takes u1 and u2 from page-locked memory, which the copy engine reads directly)
+  float *h_u1 = (float *)host_malloc(bytes, pinned);
+  float *h_u2 = (float *)host_malloc(bytes, pinned);
+  float *h_u3 = (float *)malloc(bytes);
+  float *d_u1, *d_u2;
+  if (!h_u1 || !h_u2 || !h_u3) return result_fail("out of host memory for three %zu-byte arrays", bytes);
+  memset(h_u2, 0, bytes); // touch every page now, so that the copy back times the copy, not page faults
+  checkCudaErrors(cudaMalloc((void **)&d_u1, dbytes));
+  checkCudaErrors(cudaMalloc((void **)&d_u2, dbytes));
+
+  // initialise u1: 1 on the boundary, 0 inside (or random inside with -seed)
+  grid3d_init(h_u1, NX, NY, NZ, (unsigned int)seed);
+
+  // copy u1 to device; padded rows go row by row (cudaMemcpy2D), the padding zeroed first
+  event_timer t = event_timer_start();
+  if (!S->padded) {
+    checkCudaErrors(cudaMemcpy(d_u1, h_u1, bytes, cudaMemcpyHostToDevice));
+  } else {
+    checkCudaErrors(cudaMemset(d_u1, 0, dbytes));
+    checkCudaErrors(cudaMemcpy2D(d_u1, pitch * sizeof(float), h_u1, NX * sizeof(float), NX * sizeof(float),
+                                 (size_t)NY * NZ, cudaMemcpyHostToDevice));
+  }
+  float milli = event_timer_stop(&t);
+  printf("Copy u1 to device: %.1f (ms), %.1f GB/s (%s host memory)\n", milli, bytes / (milli * 1e-3) / 1e9,
+         pinned ? "pinned" : "pageable");
+
+  a.d_u1 = d_u1;
+  a.d_u2 = d_u2;
+  double moved = 8.0 * (double)npoints; // one read and one write of each point: one sweep's minimum traffic
+  bench_ref ref;
+  if (bench || sweep) ref = bench_reference(dev, moved, reps); // the 100 % line, measured in this run
+  if (sweep) S->sweep(&a, &blk, moved, &ref, reps);            // a table of blocks; go on with the fastest
+
+  // poison u2 with 0xff bytes (NaN): a point the kernel forgets to write cannot pass
+  checkCudaErrors(cudaMemset(d_u2, 0xff, dbytes));
+
+  // set up the execution configuration, and execute REPEAT iterations, swapping u1 and u2 after each launch
+  S->configure(&a, &blk);
+  S->iterate(&a, &blk, REPEAT, &d_u1, &d_u2);
+
+  // copy u1 (the last result) back to the host, leaving any padding behind
+  t = event_timer_start();
+  if (!S->padded)
+    checkCudaErrors(cudaMemcpy(h_u2, d_u1, bytes, cudaMemcpyDeviceToHost));
+  else
+    checkCudaErrors(cudaMemcpy2D(h_u2, NX * sizeof(float), d_u1, pitch * sizeof(float), NX * sizeof(float),
+                                 (size_t)NY * NZ, cudaMemcpyDeviceToHost));
+  milli = event_timer_stop(&t);
+  printf("Copy u2 to host: %.1f (ms), %.1f GB/s\n", milli, bytes / (milli * 1e-3) / 1e9);
+
+  // Gold treatment
+  double t0 = wall_ms();
+  for (int i = 1; i <= REPEAT; ++i) {
+    Gold_laplace3d(NX, NY, NZ, h_u1, h_u3);
+    float *h_foo = h_u1;
+    h_u1 = h_u3;
+    h_u3 = h_foo;
+  }
+  printf("%dx Gold_laplace3d: %.1f (ms)\n", REPEAT, wall_ms() - t0);
+
+  // error check: the same operations in the same order, so exactly equal
+  gold_stats st;
+  compare_float(h_u2, h_u1, npoints, 0.0, 0.0, &st);
+  printf("rms error = %f\n", st.rms_err);
+  gold_report("u", &st);
+
+  // one launch timed alone (warm-up, median), against the copy
+  if ((bench || sweep) && st.nbad == 0) {
+    a.d_u1 = d_u1;
+    a.d_u2 = d_u2;
+    char size[64];
+    snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
+    S->bench(&a, &blk, size, moved, &ref, reps);
+  }
+
+  // release GPU and CPU memory (after an odd REPEAT the gold's swaps leave u1 and u3 exchanged)
+  if (REPEAT % 2) {
+    float *h_foo = h_u1;
+    h_u1 = h_u3;
+    h_u3 = h_foo;
+  }
+  checkCudaErrors(cudaFree(d_u1));
+  checkCudaErrors(cudaFree(d_u2));
+  host_free(h_u1, pinned);
+  host_free(h_u2, pinned);
+  free(h_u3);
+
+  return gold_verdict(&st, "u");
+}
