@@ -27,8 +27,7 @@
 
 #include "prac8_gold.h"
 
-#include "scans/affine.cuh"              // the pair algebra
-#include "scans/recurrence_lookback.cuh" // step 6b: the look-back kernel
+#include "scans/affine.cuh" // the pair algebra
 
 #define REC_THREADS 256 // as scan_blocks: 8 warps, four rounds of 4 elements a thread, 4096 a tile
 #define REC_ITEMS 16
@@ -138,6 +137,10 @@ __global__ void recurrence_block(const float *s, const float *u, float *v, size_
     __syncthreads(); // s_v_warp and s_warp_excl are rewritten by the next tile
   }
 }
+
+// ---- step 6b: many blocks, decoupled look-back ----------------------------------------------------
+
+#include "scans/recurrence_lookback.cuh"
 
 // ---- the host side ------------------------------------------------------------------------------
 

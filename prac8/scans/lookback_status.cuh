@@ -16,6 +16,7 @@
 // the bits of a 32-bit value, for the status words
 __device__ __forceinline__ unsigned to_bits(float x) { return __float_as_uint(x); }
 __device__ __forceinline__ unsigned to_bits(int x) { return (unsigned)x; }
+__device__ __forceinline__ unsigned to_bits(unsigned x) { return x; }
 template <typename T> __device__ __forceinline__ T from_bits(unsigned b);
 template <> __device__ __forceinline__ float from_bits<float>(unsigned b) { return __uint_as_float(b); }
 template <> __device__ __forceinline__ int from_bits<int>(unsigned b) { return (int)b; }
@@ -26,11 +27,11 @@ template <> __device__ __forceinline__ int from_bits<int>(unsigned b) { return (
 #define FLAG_A 1u // the tile's own total (its aggregate) is published
 #define FLAG_P 2u // the tile's inclusive prefix (everything up to and including it) is published
 
-// (the index is the caller's: int tiles in scan_blocks, size_t words in recurrence, two words a tile)
-template <typename I>
-__device__ __forceinline__ void publish(unsigned long long *status, I tile, unsigned epoch, unsigned flag,
-                                        unsigned bits) {
-  unsigned long long w = ((unsigned long long)((epoch << 2) | flag) << 32) | bits;
+// (index and value of the caller's types: int tiles and a value's bits in scan_blocks, size_t words, two a
+// tile, and floats in recurrence)
+template <typename I, typename V>
+__device__ __forceinline__ void publish(unsigned long long *status, I tile, unsigned epoch, unsigned flag, V value) {
+  unsigned long long w = ((unsigned long long)((epoch << 2) | flag) << 32) | to_bits(value);
   *(volatile unsigned long long *)&status[tile] = w; // one 8-byte store: flag and value arrive together
 }
 

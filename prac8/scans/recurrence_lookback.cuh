@@ -9,8 +9,6 @@
 #include "affine.cuh"
 #include "lookback_status.cuh"
 
-// ---- step 6b: many blocks, decoupled look-back ----------------------------------------------------
-
 // A tile's status is two 64-bit words, status[2 tile] and status[2 tile + 1], each (epoch << 2 | flag) << 32 |
 // the bits of one float, each written and read whole, so each says for itself whether it belongs to this launch
 // and what it holds. A: the aggregate pair (s in the first word, u in the second); P: v at the tile's end, in
@@ -164,10 +162,10 @@ __global__ void __launch_bounds__(RL_THREADS)
     a_tile = shfl_idx(incl, RL_WARPS - 1);
     if (lane == 0) {
       if (tile == 0) {
-        publish(status, (size_t)0, epoch, FLAG_P, to_bits(a_tile.u));
+        publish(status, (size_t)0, epoch, FLAG_P, a_tile.u);
       } else { // the pair, one half a word (see the status words above)
-        publish(status, 2 * (size_t)tile + 1, epoch, FLAG_A, to_bits(a_tile.u));
-        publish(status, 2 * (size_t)tile, epoch, FLAG_A, to_bits(a_tile.s));
+        publish(status, 2 * (size_t)tile + 1, epoch, FLAG_A, a_tile.u);
+        publish(status, 2 * (size_t)tile, epoch, FLAG_A, a_tile.s);
       }
     }
   }
@@ -194,7 +192,7 @@ __global__ void __launch_bounds__(RL_THREADS)
     float v_in = 0.0f;
     if (tile > 0) {
       v_in = lookback(status, tile, epoch, lane, error);
-      if (lane == 0) publish(status, 2 * (size_t)tile, epoch, FLAG_P, to_bits(fmaf(a_tile.s, v_in, a_tile.u)));
+      if (lane == 0) publish(status, 2 * (size_t)tile, epoch, FLAG_P, fmaf(a_tile.s, v_in, a_tile.u));
     }
     if (lane < RL_WARPS) s_v_warp[lane] = fmaf(excl_warp.s, v_in, excl_warp.u);
   }
