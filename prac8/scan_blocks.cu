@@ -6,7 +6,7 @@
  *   -kernel=2  scan_lookback (step 4): one kernel, an atomic ticket, decoupled look-back scans/s2_lookback.cuh
  *   -kernel=3  scan_lookback_fixed (step 4, deterministic): the same kernel with a look-back that adds the
  *              same values in the same order on every run                               scans/s3_lookback_fixed.cuh
- * Steps 2 and 3 share one kernel (scans/scan_lookback.cuh: the tile in shared memory, step 5's prefetch into
+ * Kernels 2 and 3 are one kernel (scans/scan_lookback.cuh: the tile in shared memory, step 5's prefetch into
  * L2); every step shares step 3's tile and warp scans (scans/scan_common.cuh) and the look-back's status
  * words (scans/lookback_status.cuh). Default: all four, each checked against scan_gold.
  *
