@@ -1,0 +1,32 @@
+/*
+ * sort/sort_common.cuh -- practical 8, steps 7 to 9: what every step of radix_sort shares: lanemask_lt, and
+ * sort_plan, the arrays and workspaces every step's launcher takes, made once by the runner (radix_sort.cu).
+ */
+#ifndef PRAC8_SORT_COMMON_CUH
+#define PRAC8_SORT_COMMON_CUH
+
+#include "helper_cuda.h"
+
+__device__ __forceinline__ unsigned lanemask_lt(int lane) { return (1u << lane) - 1u; }
+
+// ---- the host side ------------------------------------------------------------------------------
+
+// everything the five methods need, made once (the timed calls allocate nothing)
+typedef struct {
+  size_t n;
+  int pairs, is_float;
+  unsigned *d_in, *d_vin;     // the input (keys; values), never changed
+  unsigned *d_out, *d_vout;   // the result
+  unsigned *d_alt, *d_valt;   // the other buffer of the passes
+  unsigned *d_work;           // onesweep: histogram, digit starts, tickets, status words (one memset)
+  size_t work_words;
+  unsigned *d_hist4;          // step 8: the 16 x nb counts
+  int *d_error;
+  int nsm;                    // the GPU's multiprocessors (onesweep's histogram grid)
+  void *d_cub_temp;
+  size_t cub_temp_bytes;
+  char *d_thrust_temp;        // Thrust's temporary storage: grown once, on the untimed first call
+  size_t thrust_temp_bytes;
+} sort_plan;
+
+#endif /* PRAC8_SORT_COMMON_CUH */
