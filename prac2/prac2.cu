@@ -12,11 +12,16 @@
  * whole range), recomputes those paths in double and compares path by path. A path may legitimately flip
  * only if its S ends within float rounding of an edge |S - 1| = 0.1; such flips are counted, and any other
  * disagreement fails.
+ *
+ * The exercise (make exercises): built with -DEXERCISE, version 2's layout is the learner's,
+ * exercises/strided_layout.cuh, and -version=2 is the default.
  */
+#ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
+#define EXERCISE_TODO "fill in the TODO(step 3) in exercises/strided_layout.cuh"
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
 
 #include "args.h"
 #include "gold_check.h"
@@ -34,6 +39,19 @@
 __constant__ int N;
 __constant__ float T, r, sigma, rho, alpha, dt, con1, con2;
 
+#ifndef EXERCISE
+// version 2, strided: path tid's normals are z[tid*2N], z[tid*2N + 1], ...: each thread walks its own
+// contiguous block of 2N floats (size_t: 2N * npath can pass 2^31)
+__device__ void strided_layout(int tid, size_t *ind, size_t *inc) {
+  *ind = (size_t)tid * 2 * N;
+  *inc = 1;
+}
+#define DEFAULT_VERSION 1
+#else // make exercises: the learner's (step 3), the exercise's layout by default
+#include "exercises/strided_layout.cuh"
+#define DEFAULT_VERSION 2
+#endif
+
 // one thread per path; version picks the layout of the normals (see the header)
 __global__ void pathcalc(const float *d_z, float *d_v, int npath, int version) {
   int tid = threadIdx.x + blockIdx.x * blockDim.x;
@@ -44,8 +62,7 @@ __global__ void pathcalc(const float *d_z, float *d_v, int npath, int version) {
     ind = tid; // coalesced: the 32 threads of a warp read 32 neighbouring floats
     inc = npath;
   } else {
-    ind = (size_t)tid * 2 * N; // strided: each thread walks its own contiguous block of 2N floats
-    inc = 1;
+    strided_layout(tid, &ind, &inc); // strided: each thread walks its own contiguous block of 2N floats
   }
 
   float s1 = 1.0f, s2 = 1.0f;
@@ -87,7 +104,7 @@ int main(int argc, char **argv) {
   // 4 M paths by default, not the course's 9.6 M: 2 x 100 x 4 M normals are 3.0 GiB, which fits a 4 GiB GPU
   // beside its driver and context (the course's 7.2 GiB does not); -npath=9600000 is the course's problem, as
   // bench.sh runs it
-  int npath = 4000000, h_N = 100, version = 1, bench = 0, reps = 10;
+  int npath = 4000000, h_N = 100, version = DEFAULT_VERSION, bench = 0, reps = 10;
   long long goldpaths = 0;
   arg_spec opts[] = {
       {"npath", ARG_INT, &npath, 1, 1 << 30, "number of paths (NPATH)"},
