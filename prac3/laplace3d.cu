@@ -11,7 +11,12 @@
  * table of them (step 3); -pad stores a 511^3 grid with rows of 512 floats (step 6); -bench prints the
  * bandwidth (step 7).
  *   nvcc -O3 -arch=sm_90 -I../common laplace3d.cu laplace3d_gold.c -o laplace3d
+ * The exercise (make exercises): built with -DEXERCISE as exercises/laplace3d_pad, the padding (step 6) is
+ * the learner's, exercises/laplace3d_pad.h, and -pad is on by default.
  */
+#ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
+#define EXERCISE_TODO "fill in the TODO(step 6)s in exercises/laplace3d_pad.h"
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +44,12 @@
 #define MAX_POINTS (1LL << 35)
 
 #include "laplace3d_kernel.h"
+
+#ifndef EXERCISE
+#include "laplace3d_pad.h" // step 6: the row pitch and the copies of padded rows
+#else
+#include "exercises/laplace3d_pad.h" // make exercises: the learner's
+#endif
 
 // everything one launch needs, for the timing helpers
 typedef struct {
@@ -69,7 +80,7 @@ static int sweep_block(void *p, block_shape s) {
 
 int main(int argc, char **argv) {
   int NX = 512, NY = 512, NZ = 512, REPEAT = 10, bx = BLOCK_X, by = BLOCK_Y;
-  int pad = 0, pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
+  int pad = PAD_DEFAULT, pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
   arg_spec opts[] = {
       {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
       {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
@@ -88,7 +99,7 @@ int main(int argc, char **argv) {
   if ((long long)NX * NY * NZ > MAX_POINTS)
     args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
   if (bx * by > 1024) args_fail("a %dx%d block has %d threads, more than 1024", bx, by, bx * by);
-  int pitch = pad ? (NX + 31) / 32 * 32 : NX; // step 6: every row starts on a 128-byte boundary
+  int pitch = row_pitch(NX, pad); // step 6: with -pad every row starts on a 128-byte boundary
 
   int dev = findCudaDevice(argc, argv);
   size_t npoints = (size_t)NX * NY * NZ;
@@ -118,13 +129,10 @@ int main(int argc, char **argv) {
 
   // copy u1 to device; padded rows go row by row (cudaMemcpy2D), the padding zeroed first
   event_timer t = event_timer_start();
-  if (pitch == NX) {
+  if (!pad)
     checkCudaErrors(cudaMemcpy(d_u1, h_u1, bytes, cudaMemcpyHostToDevice));
-  } else {
-    checkCudaErrors(cudaMemset(d_u1, 0, dbytes));
-    checkCudaErrors(cudaMemcpy2D(d_u1, pitch * sizeof(float), h_u1, NX * sizeof(float), NX * sizeof(float),
-                                 (size_t)NY * NZ, cudaMemcpyHostToDevice));
-  }
+  else
+    copy_in_padded(d_u1, h_u1, NX, NY, NZ, pitch);
   float milli = event_timer_stop(&t);
   printf("Copy u1 to device: %.1f (ms), %.1f GB/s (%s host memory)\n", milli, bytes / (milli * 1e-3) / 1e9,
          pinned ? "pinned" : "pageable");
@@ -162,11 +170,10 @@ int main(int argc, char **argv) {
 
   // copy u1 (the last result) back to the host
   t = event_timer_start();
-  if (pitch == NX)
+  if (!pad)
     checkCudaErrors(cudaMemcpy(h_u2, d_u1, bytes, cudaMemcpyDeviceToHost));
   else
-    checkCudaErrors(cudaMemcpy2D(h_u2, NX * sizeof(float), d_u1, pitch * sizeof(float), NX * sizeof(float),
-                                 (size_t)NY * NZ, cudaMemcpyDeviceToHost));
+    copy_out_padded(h_u2, d_u1, NX, NY, NZ, pitch);
   milli = event_timer_stop(&t);
   printf("Copy u2 to host: %.1f (ms), %.1f GB/s\n", milli, bytes / (milli * 1e-3) / 1e9);
 
@@ -208,5 +215,7 @@ int main(int argc, char **argv) {
   host_free(h_u2, pinned);
   free(h_u3);
 
+  if (st.nbad == 0 && pad && pitch % 32 != 0) // step 6: the point of the pitch
+    return result_check(0, "rows %d floats apart do not all start on a 128-byte boundary", pitch);
   return gold_verdict(&st, "u");
 }

@@ -1,0 +1,35 @@
+/*
+ * exercises/laplace3d_pad.h -- practical 3, step 6, to write: pad the rows of the grid to 128 bytes yourself.
+ * (The finished file is ../laplace3d_pad.h: try first. make exercises builds laplace3d.cu with this file as
+ * exercises/laplace3d_pad, where padding is on unless -pad=0.)
+ *
+ * Fill in the three places marked TODO(step 6), then
+ *   make exercises/laplace3d_pad && ./exercises/laplace3d_pad -nx=67 -ny=35 -nz=19
+ * Until they are right the program ends RESULT: FAIL (exercise not done: ...): the GPU's u is compared with
+ * the gold's point by point, and the pitch must start every row on a 128-byte boundary.
+ */
+#define PAD_DEFAULT 1 // the exercise is the -pad path
+
+// floats from one row to the next
+static int row_pitch(int NX, int pad) {
+  // TODO(step 6): with pad, round the pitch up to a multiple of 32 floats, so that every row starts on a
+  // 128-byte boundary; without, the rows follow each other (NX)
+  (void)pad;
+  return NX;
+}
+
+// the NY*NZ rows of NX floats that follow each other in h, to rows `pitch` floats apart in d
+static void copy_in_padded(float *d, const float *h, int NX, int NY, int NZ, int pitch) {
+  checkCudaErrors(cudaMemset(d, 0xff, (size_t)pitch * NY * NZ * sizeof(float))); // poison (NaN): a point
+                                                                                  // the copy misses fails
+  // TODO(step 6): zero d (padding and all, cudaMemset), then copy the rows: cudaMemcpy2D(dst, dst pitch in
+  // bytes, src, src pitch in bytes, row width in bytes, number of rows, cudaMemcpyHostToDevice)
+  (void)h;
+  (void)NX;
+}
+
+// and back: the rows of d, `pitch` floats apart, to rows of NX floats that follow each other in h
+static void copy_out_padded(float *h, const float *d, int NX, int NY, int NZ, int pitch) {
+  // TODO(step 6): cudaMemcpy2D again, cudaMemcpyDeviceToHost
+  (void)h, (void)d, (void)NX, (void)NY, (void)NZ, (void)pitch;
+}
