@@ -21,6 +21,7 @@
 #                libx_SRCS (libprac6_SRCS = prac6.cu)
 #   GOLD_CFLAGS  optional: extra gcc flags for its gold routines
 #   GOLD_OPENMP  optional: 1 to run its gold routines on every core with OpenMP, where gcc supports it
+#   SWEEP_PROGS  optional: the programs `make sweep` runs with -sweep (a table of their block sizes or tunables)
 #   MISSING      optional: programs left out of PROGS because a library they need is not installed, each with
 #                prog_WHY (one line: what is missing and how to get it). The line is printed once a build,
 #                and written to .obj/missing/prog, where make check finds it and counts the program's runs as
@@ -220,6 +221,14 @@ bad: $(PROGS)
 run: $(PROGS)
 	@for p in $(PROGS); do echo "== ./$$p"; ./$$p; echo "(exit code $$?)"; done
 
+# make sweep: each of SWEEP_PROGS with -sweep (SWEEP_ARGS=... adds options); make timeline: the practical's
+# timeline.sh (Nsight Systems), where it has one: a SKIP (exit 2: no nsys, or it cannot trace here) is no error
+sweep: $(SWEEP_PROGS)
+	@for p in $(SWEEP_PROGS); do echo "== ./$$p -sweep $(SWEEP_ARGS)"; ./$$p -sweep $(SWEEP_ARGS); done; true
+timeline: $(PROGS)
+	@./timeline.sh; rc=$$?; [ $$rc = 2 ] && rc=0; exit $$rc
+.PHONY: sweep timeline
+
 clean:
 	rm -rf $(OBJDIR) $(PROGS) $(EXERCISE_PROGS) $(LIBRARIES)
 
@@ -231,6 +240,8 @@ help:
 	@echo "make bench           the timed runs ('bench' lines), BENCH lines and verdicts"
 	@echo "make sanitize        the 'sanitize' runs under compute-sanitizer"
 	@echo "make profile         the 'profile' runs (Nsight Compute / Systems)"
+	@$(if $(SWEEP_PROGS),echo "make sweep           each program's -sweep: a table of block sizes (SWEEP_ARGS=... adds options)")
+	@$(if $(wildcard timeline.sh),echo "make timeline        an Nsight Systems timeline (timeline.sh; SKIP without nsys)")
 	@echo "make clean           remove binaries and objects"
 	@echo "ARCH=$(ARCH)  SMS=$(SMS)  DEBUG=$(DEBUG)  REQUIRE_GPU=$(REQUIRE_GPU)  CUDA_ROOT=$(CUDA_ROOT)"
 
