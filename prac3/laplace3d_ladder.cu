@@ -24,6 +24,7 @@
 #include "helper_cuda.h"
 #include "timing.h"
 
+#include "laplace3d_pad.h" // row_pitch, and the copies of padded rows (step 6)
 #include "prac3_gold.h"
 #include "stencil/stencil.h"
 
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
   if ((long long)NX * NY * NZ > MAX_POINTS)
     args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
   S->check_args(&blk);
-  int pitch = S->padded ? (NX + 31) / 32 * 32 : NX; // trick 3: every row starts on a 128-byte boundary
+  int pitch = row_pitch(NX, S->padded); // trick 3: every row starts on a 128-byte boundary
 
   int dev = findCudaDevice(argc, argv);
   stencil_launch a = {NX, NY, NZ, pitch, blk.kchunk, blk.T, blk.by, 0, dim3(), dim3(), 0, 0, NULL, NULL};
@@ -96,13 +97,10 @@ int main(int argc, char **argv) {
 
   // copy u1 to device; padded rows go row by row (cudaMemcpy2D), the padding zeroed first
   event_timer t = event_timer_start();
-  if (!S->padded) {
+  if (!S->padded)
     checkCudaErrors(cudaMemcpy(d_u1, h_u1, bytes, cudaMemcpyHostToDevice));
-  } else {
-    checkCudaErrors(cudaMemset(d_u1, 0, dbytes));
-    checkCudaErrors(cudaMemcpy2D(d_u1, pitch * sizeof(float), h_u1, NX * sizeof(float), NX * sizeof(float),
-                                 (size_t)NY * NZ, cudaMemcpyHostToDevice));
-  }
+  else
+    copy_in_padded(d_u1, h_u1, NX, NY, NZ, pitch);
   float milli = event_timer_stop(&t);
   printf("Copy u1 to device: %.1f (ms), %.1f GB/s (%s host memory)\n", milli, bytes / (milli * 1e-3) / 1e9,
          pinned ? "pinned" : "pageable");
@@ -126,8 +124,7 @@ int main(int argc, char **argv) {
   if (!S->padded)
     checkCudaErrors(cudaMemcpy(h_u2, d_u1, bytes, cudaMemcpyDeviceToHost));
   else
-    checkCudaErrors(cudaMemcpy2D(h_u2, NX * sizeof(float), d_u1, pitch * sizeof(float), NX * sizeof(float),
-                                 (size_t)NY * NZ, cudaMemcpyDeviceToHost));
+    copy_out_padded(h_u2, d_u1, NX, NY, NZ, pitch);
   milli = event_timer_stop(&t);
   printf("Copy u2 to host: %.1f (ms), %.1f GB/s\n", milli, bytes / (milli * 1e-3) / 1e9);
 

@@ -9,18 +9,18 @@
 #define PAD_DEFAULT 0 // -pad is off unless asked for
 
 // floats from one row to the next: NX, or with pad NX rounded up to a multiple of 32 floats (128 bytes)
-static int row_pitch(int NX, int pad) { return pad ? (NX + 31) / 32 * 32 : NX; }
+static inline int row_pitch(int NX, int pad) { return pad ? (NX + 31) / 32 * 32 : NX; }
 
 // the NY*NZ rows of NX floats that follow each other in h, to rows `pitch` floats apart in d, the padding
 // zeroed first
-static void copy_in_padded(float *d, const float *h, int NX, int NY, int NZ, int pitch) {
+static inline void copy_in_padded(float *d, const float *h, int NX, int NY, int NZ, int pitch) {
   checkCudaErrors(cudaMemset(d, 0, (size_t)pitch * NY * NZ * sizeof(float)));
   checkCudaErrors(cudaMemcpy2D(d, pitch * sizeof(float), h, NX * sizeof(float), NX * sizeof(float),
                                (size_t)NY * NZ, cudaMemcpyHostToDevice));
 }
 
 // and back: the rows of d, `pitch` floats apart, to rows of NX floats that follow each other in h
-static void copy_out_padded(float *h, const float *d, int NX, int NY, int NZ, int pitch) {
+static inline void copy_out_padded(float *h, const float *d, int NX, int NY, int NZ, int pitch) {
   checkCudaErrors(cudaMemcpy2D(h, NX * sizeof(float), d, pitch * sizeof(float), NX * sizeof(float),
                                (size_t)NY * NZ, cudaMemcpyDeviceToHost));
 }
