@@ -23,6 +23,10 @@
  * -bench times a sweep on all GPUs against GPU_laplace3d_fast on one GPU over the whole grid (strong
  * scaling) and over one slab alone (weak scaling), and prints a BENCH line.
  *
+ * The host code around the lesson is in two headers beside this file: mgpu/slabs.cuh (the memory check, each
+ * slab's streams, events and arrays, peer access, the release) and mgpu/results.cuh (the gather, the check
+ * against the gold, -bench).
+ *
  * Built twice from this file: laplace3d_mgpu (one process), and, where mpicc is found, laplace3d_mgpu_mpi
  * (-DUSE_MPI: one MPI rank a GPU, ncclCommInitRank with the unique id that rank 0 broadcasts with
  * MPI_Bcast; this is how the program grows past one machine: mpirun -np 2 ./laplace3d_mgpu_mpi).
@@ -176,20 +180,13 @@ static void sync_all(mgpu *m) {
   }
 }
 
-// one GPU, one kernel over planes 1..nz of a slab, no exchange: laplace3d_fast's sweep (timing only)
-typedef struct {
-  const mgpu *m;
-  slab sl;
-} single_launch;
-
-static void launch_single(void *p) {
-  single_launch *a = (single_launch *)p;
-  launch_planes(a->m, &a->sl, 1, a->sl.nz + 1, 0);
-}
-
 // every MPI rank would say the same: only rank 0 prints (one process: always)
 static int rank0 = 1;
 #define say(...) (rank0 ? printf(__VA_ARGS__) : 0)
+
+// the host code around the lesson: the slabs' set-up and release; the gather, the check and -bench
+#include "mgpu/slabs.cuh"
+#include "mgpu/results.cuh"
 
 int main(int argc, char **argv) {
   int NX = 512, NY = 512, NZ = 512, REPEAT = 10, bx = MGPU_BLOCK_X, by = MGPU_BLOCK_Y;
@@ -310,14 +307,7 @@ int main(int argc, char **argv) {
   }
 
   // memory on each GPU: u1 and u2 of every slab it holds, checked before anything is allocated
-  for (int d = 0; d < ngpus; d++) {
-    size_t need = 0;
-    for (int l = 0; l < m.nlocal; l++)
-      if (m.s[l].dev == dev0 + d) need += 2 * (size_t)(m.s[l].nz + 2) * m.plane * sizeof(float);
-    if (need == 0) continue;
-    checkCudaErrors(cudaSetDevice(dev0 + d));
-    device_memory_check(need, "u1 and u2 of the slabs", user_sized);
-  }
+  slabs_memory_check(&m, ngpus, dev0, user_sized);
 
   // allocate the host arrays: the whole grid (u1: start, then gold; u2: the GPUs' result; u3: gold's scratch)
   size_t npoints = (size_t)NX * NY * NZ, bytes = npoints * sizeof(float);
@@ -326,45 +316,9 @@ int main(int argc, char **argv) {
   memset(h_u2, 0xff, bytes); // planes of other ranks stay NaN: each rank compares only its own
   grid3d_init(h_u1, NX, NY, NZ, (unsigned int)seed);
 
-  // per slab: streams (edge at the highest priority, so that its planes and the exchange go first),
-  // events, arrays; u1 gets planes k0-1 .. k0+nz (the halos of the first sweep too), u2 is poisoned
-  int lowest, highest;
-  for (int l = 0; l < m.nlocal; l++) {
-    slab *sl = &m.s[l];
-    size_t n = m.plane, sbytes = (size_t)(sl->nz + 2) * n * sizeof(float);
-    checkCudaErrors(cudaSetDevice(sl->dev));
-    checkCudaErrors(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
-    checkCudaErrors(cudaStreamCreateWithPriority(&sl->edge, cudaStreamNonBlocking, highest));
-    checkCudaErrors(cudaStreamCreateWithPriority(&sl->inner, cudaStreamNonBlocking, lowest));
-    checkCudaErrors(cudaEventCreateWithFlags(&sl->ev_edge, cudaEventDisableTiming));
-    checkCudaErrors(cudaEventCreateWithFlags(&sl->ev_inner, cudaEventDisableTiming));
-    checkCudaErrors(cudaMalloc((void **)&sl->d_u1, sbytes));
-    checkCudaErrors(cudaMalloc((void **)&sl->d_u2, sbytes));
-    checkCudaErrors(cudaMemset(sl->d_u1, 0, sbytes));
-    // poison u2 with 0xff bytes (NaN): a point the kernels or the exchange forget cannot pass
-    checkCudaErrors(cudaMemset(sl->d_u2, 0xff, sbytes));
-    // a halo past the grid's end is never written nor used; zero it in both, so nothing reads NaN there
-    if (sl->k0 == 0) checkCudaErrors(cudaMemset(sl->d_u2, 0, n * sizeof(float)));
-    if (sl->k0 + sl->nz == NZ)
-      checkCudaErrors(cudaMemset(sl->d_u2 + (size_t)(sl->nz + 1) * n, 0, n * sizeof(float)));
-    int kg = sl->k0 == 0 ? 0 : sl->k0 - 1;                        // first global plane held
-    int kl = sl->k0 == 0 ? 1 : 0;                                  // where it goes
-    int kn = (sl->k0 + sl->nz == NZ ? sl->k0 + sl->nz - 1 : sl->k0 + sl->nz) - kg + 1; // planes held
-    checkCudaErrors(cudaMemcpy2D(sl->d_u1 + (size_t)kl * n, pitch * sizeof(float), h_u1 + (size_t)kg * NX * NY,
-                                 NX * sizeof(float), NX * sizeof(float), (size_t)NY * kn, cudaMemcpyHostToDevice));
-    // the first sweep's edges wait for "the last interior": record it once, on an empty stream
-    checkCudaErrors(cudaEventRecord(sl->ev_inner, sl->inner));
-  }
-  if (peer) // direct copies over NVLink or PCIe where the GPUs can reach each other (else staged by the driver)
-    for (int a = 0; a < ngpus; a++)
-      for (int b = 0; b < ngpus; b++) {
-        int ok = 0;
-        if (a == b) continue;
-        checkCudaErrors(cudaDeviceCanAccessPeer(&ok, dev0 + a, dev0 + b));
-        if (!ok) continue;
-        checkCudaErrors(cudaSetDevice(dev0 + a));
-        checkCudaErrors(cudaDeviceEnablePeerAccess(dev0 + b, 0));
-      }
+  // per slab: streams, events, arrays; u1 gets its planes of the grid and the halos, u2 is poisoned
+  slabs_alloc(&m, h_u1);
+  if (peer) peer_access_enable(ngpus, dev0); // direct copies where the GPUs can reach each other
 
   // the NCCL communicators: one a GPU, rank g the slab g (none when there is nothing to exchange)
   if (!peer && nslabs > 1) {
@@ -395,13 +349,7 @@ int main(int argc, char **argv) {
   say("%dx sweep on %d GPU%s: %.1f (ms)\n", REPEAT, ngpus, ngpus == 1 ? "" : "s", wall_ms() - t0);
 
   // copy planes 1..nz of each slab's u1 (the last result) back into its place in the grid
-  for (int l = 0; l < m.nlocal; l++) {
-    slab *sl = &m.s[l];
-    checkCudaErrors(cudaSetDevice(sl->dev));
-    checkCudaErrors(cudaMemcpy2D(h_u2 + (size_t)sl->k0 * NX * NY, NX * sizeof(float), sl->d_u1 + m.plane,
-                                 pitch * sizeof(float), NX * sizeof(float), (size_t)NY * sl->nz,
-                                 cudaMemcpyDeviceToHost));
-  }
+  slabs_gather(&m, h_u2);
 
   // Gold treatment (every rank computes the whole grid, and checks its own planes)
   t0 = wall_ms();
@@ -414,108 +362,15 @@ int main(int argc, char **argv) {
   say("%dx Gold_laplace3d: %.1f (ms)\n", REPEAT, wall_ms() - t0);
 
   // error check: the same operations in the same order, so exactly equal
-  gold_stats st;
-#ifdef USE_MPI
-  {
-    size_t off = (size_t)m.s[0].k0 * NX * NY;
-    compare_float(h_u2 + off, h_u1 + off, (size_t)m.s[0].nz * NX * NY, 0.0, 0.0, &st);
-    // the ranks' counts summed, their largest errors taken, rms from the summed squares
-    unsigned long long c[3] = {st.n, st.nbad, st.nnonfinite};
-    double e[2] = {st.max_abs_err, st.max_rel_err}, sq = st.rms_err * st.rms_err * (double)st.n;
-    long long first = st.first_bad < 0 ? LLONG_MAX : st.first_bad + (long long)off;
-    MPI_Allreduce(MPI_IN_PLACE, c, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, e, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, &sq, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-    st.n = c[0];
-    st.nbad = c[1];
-    st.nnonfinite = c[2];
-    st.max_abs_err = e[0];
-    st.max_rel_err = e[1];
-    st.rms_err = st.n ? sqrt(sq / (double)st.n) : 0.0;
-    st.first_bad = first == LLONG_MAX ? -1 : first;
-  }
-#else
-  compare_float(h_u2, h_u1, npoints, 0.0, 0.0, &st);
-#endif
+  gold_stats st = gold_compare(&m, h_u2, h_u1);
   say("rms error = %f\n", st.rms_err);
   if (rank0) gold_report("u", &st);
 
   // -bench: a sweep on all GPUs (median of reps samples of 10 sweeps), against GPU 0 alone
-  if (bench && st.nbad == 0) {
-    const int per = 10;
-    float t[TIMING_MAX_REPS];
-    if (reps > TIMING_MAX_REPS) reps = TIMING_MAX_REPS;
-    for (int i = 0; i < 3; i++) sweep(&m); // warm-up
-    for (int r = 0; r < reps; r++) {
-      sync_all(&m);
-#ifdef USE_MPI
-      MPI_Barrier(MPI_COMM_WORLD); // every rank starts together; the slowest sets the time
-#endif
-      t0 = wall_ms();
-      for (int i = 0; i < per; i++) sweep(&m);
-      sync_all(&m);
-#ifdef USE_MPI
-      MPI_Barrier(MPI_COMM_WORLD);
-#endif
-      t[r] = (float)((wall_ms() - t0) / per);
-    }
-    float ms = median_float(t, reps);
-    double moved = 8.0 * (double)npoints; // one read and one write of each point a sweep
-
-    // weak scaling: GPU 0 alone on its own slab, one launch over its planes, no exchange
-    single_launch one = {&m, m.s[0]};
-    checkCudaErrors(cudaSetDevice(m.s[0].dev));
-    float ms_slab = time_median_ms(launch_single, &one, 3, reps);
-    // strong scaling: GPU 0 alone on the whole grid, as laplace3d_fast runs it, where it fits beside the slabs
-    float ms_1gpu = -1.0f;
-    size_t whole = 2 * (size_t)(NZ + 2) * m.plane * sizeof(float);
-    if (nranks == 1 && whole + (whole >> 4) <= device_usable_bytes()) {
-      single_launch all = {&m, m.s[0]};
-      all.sl.k0 = 0;
-      all.sl.nz = NZ;
-      checkCudaErrors(cudaMalloc((void **)&all.sl.d_u1, whole / 2));
-      checkCudaErrors(cudaMalloc((void **)&all.sl.d_u2, whole / 2));
-      checkCudaErrors(cudaMemset(all.sl.d_u1, 0, whole / 2));
-      checkCudaErrors(cudaMemset(all.sl.d_u2, 0, whole / 2));
-      ms_1gpu = time_median_ms(launch_single, &all, 3, reps);
-      checkCudaErrors(cudaFree(all.sl.d_u1));
-      checkCudaErrors(cudaFree(all.sl.d_u2));
-    } else {
-      say("(no single-GPU run of the whole grid: %s)\n", nranks > 1 ? "one GPU a rank" : "no room beside the slabs");
-    }
-    bench_ref ref = bench_reference(m.s[0].dev, moved, reps); // one GPU's copy: 100 % a GPU
-    char size[64], extra[256];
-    snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
-    double GBps = moved / (ms * 1e-3) / 1e9;
-    say("%d GPU%s: %.4f ms a sweep, %.1f GB/s = %.1f%% of one GPU's copy (%.1f GB/s)\n", ngpus,
-        ngpus == 1 ? "" : "s", ms, GBps, 100.0 * GBps / ref.copy_GBps, ref.copy_GBps);
-    say("one GPU on one slab (%d planes): %.4f ms a sweep (weak scaling: %.1f%% of the time on %d GPUs)\n",
-        m.s[0].nz, ms_slab, 100.0 * ms_slab / ms, ngpus);
-    if (ms_1gpu > 0)
-      say("one GPU on the whole grid: %.4f ms a sweep (strong scaling: %.2fx on %d GPUs, %.1f%% efficiency)\n",
-          ms_1gpu, ms_1gpu / ms, ngpus, 100.0 * ms_1gpu / ms / ngpus);
-    int len = snprintf(extra, sizeof(extra), "ngpus=%d slabs=%d exchange=%s ranks=%d block=%dx%d ms_slab=%.4f "
-                       "weak_eff=%.3f", ngpus, nslabs, nslabs == 1 ? "none" : (peer ? "peer" : "nccl"), nranks, bx,
-                       by, ms_slab, ms_slab / ms);
-    if (ms_1gpu > 0)
-      snprintf(extra + len, sizeof(extra) - len, " ms_1gpu=%.4f x_1gpu=%.3f strong_eff=%.3f", ms_1gpu,
-               ms_1gpu / ms, ms_1gpu / ms / ngpus);
-    if (rank0) print_bench("3", "laplace3d_mgpu", size, reps, ms, moved, &ref, extra);
-  }
+  if (bench && st.nbad == 0) bench_sweeps(&m, ngpus, nranks, bx, by, reps);
 
   // release everything (after an odd REPEAT the gold's swaps leave u1 and u3 exchanged: both are freed)
-  for (int l = 0; l < m.nlocal; l++) {
-    slab *sl = &m.s[l];
-    checkCudaErrors(cudaSetDevice(sl->dev));
-    if (sl->comm) checkCudaErrors(ncclCommDestroy(sl->comm));
-    checkCudaErrors(cudaFree(sl->d_u1));
-    checkCudaErrors(cudaFree(sl->d_u2));
-    checkCudaErrors(cudaStreamDestroy(sl->edge));
-    checkCudaErrors(cudaStreamDestroy(sl->inner));
-    checkCudaErrors(cudaEventDestroy(sl->ev_edge));
-    checkCudaErrors(cudaEventDestroy(sl->ev_inner));
-  }
+  slabs_free(&m);
   free(h_u1);
   free(h_u2);
   free(h_u3);
