@@ -15,18 +15,13 @@
 #include "args.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
+#include "rng.h"
 #include "timing.h"
 
 #include "prac1_gold.h"
 
 extern "C" void solve(const float *A, const float *B, float *C, int N);
 extern "C" const char solve_name[];
-
-// uniform in [-1, 1), from a small LCG so that every run with the same -seed sees the same data
-static float random_uniform(unsigned int *state) {
-  *state = *state * 1664525u + 1013904223u;
-  return (float)(*state >> 8) * (2.0f / 16777216.0f) - 1.0f;
-}
 
 typedef struct {
   const float *A, *B;
@@ -61,8 +56,8 @@ int main(int argc, char **argv) {
   if (!h_A || !h_B || !h_C || !h_gold) return result_fail("out of host memory");
   unsigned int state = (unsigned int)seed;
   for (int i = 0; i < N; i++) {
-    h_A[i] = random_uniform(&state);
-    h_B[i] = random_uniform(&state);
+    h_A[i] = lcg_uniform_in(&state, -1.0f, 1.0f);
+    h_B[i] = lcg_uniform_in(&state, -1.0f, 1.0f);
   }
 
   // device arrays, each shifted by `offset` floats; C poisoned with 0xff bytes (NaN)

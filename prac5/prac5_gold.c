@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "prac5_gold.h"
+#include "rng.h"
 
 double gamma_k(double k, double u) { return k * u / (1.0 - k * u); }
 
@@ -128,9 +129,6 @@ double diff_norm2(const float *a, const double *b, size_t n) {
 }
 
 void fill_uniform(float *a, size_t n, unsigned int seed, float lo, float hi) {
-  unsigned int state = seed * 2654435761u + 12345u;
-  for (size_t i = 0; i < n; i++) {
-    state = state * 1664525u + 1013904223u;
-    a[i] = lo + (hi - lo) * ((float)(state >> 8) * (1.0f / 16777216.0f));
-  }
+  unsigned int state = lcg_seed(seed);
+  for (size_t i = 0; i < n; i++) a[i] = lcg_uniform_in(&state, lo, hi);
 }

@@ -8,15 +8,10 @@
 #include <string.h>
 
 #include "prac6_gold.h"
-
-/* a small LCG, so that every run with the same seed sees the same items */
-static uint32_t lcg_next(uint32_t *state) {
-  *state = *state * 1664525u + 1013904223u;
-  return *state;
-}
+#include "rng.h"
 
 void atomics_inputs(float *f, int *v, unsigned char *b, int n, unsigned int seed) {
-  uint32_t state = seed * 2654435761u + 12345u;
+  unsigned int state = lcg_seed(seed); /* the same items for the same seed (rng.h) */
   for (int i = 0; i < n; i++) {
     /* a float with a random sign, a mantissa in [1, 2) and an exponent from -20 to 20: never 0, NaN or Inf,
      * and negative values of every size, which is where the sign-aware trick must get the order right */
