@@ -73,7 +73,7 @@ endif
 # ---- OpenMP for the gold routines ------------------------------------------------------------------
 # Compiled with -fopenmp when gcc supports it, and every program linked with the OpenMP runtime;
 # without it the same C runs on one core (the #pragma omp lines are then ignored).
-ifeq ($(GOLD_OPENMP),1)
+ifeq ($(strip $(GOLD_OPENMP)),1)
   HAVE_OPENMP := $(shell echo 'int main(void){return 0;}' | gcc -fopenmp -x c - -o /dev/null 2>/dev/null && echo 1)
   ifeq ($(HAVE_OPENMP),1)
     GOLD_CFLAGS += -fopenmp
@@ -107,7 +107,7 @@ CUDA_LDFLAGS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart -lstdc++ -lm
 
 # ---- the exercises: exercises/x for each x in EXERCISES -------------------------------------------
 # (an entry already written as exercises/x, with its own exercises/x_SRCS, is taken as it is)
-default_srcs = $(1).cu $(if $(GOLD),$(GOLD),$(wildcard $(1)_gold.c $(notdir $(1))_gold.c))
+default_srcs = $(1).cu $(if $(GOLD),$(GOLD),$(sort $(wildcard $(1)_gold.c $(notdir $(1))_gold.c)))
 define EXERCISE_RULES
 $(1)_SRCS ?= $$(call default_srcs,$(1))
 exercises/$(1)_SRCS = $$(foreach s,$$($(1)_SRCS),$$(if $$(wildcard exercises/$$(s)),exercises/$$(s),$$(s)))
@@ -223,16 +223,22 @@ run: $(PROGS)
 
 # make sweep: each of SWEEP_PROGS with -sweep (SWEEP_ARGS=... adds options); make timeline: the practical's
 # timeline.sh (Nsight Systems), where it has one: a SKIP (exit 2: no nsys, or it cannot trace here) is no error
+ifneq ($(SWEEP_PROGS),)
 sweep: $(SWEEP_PROGS)
 	@for p in $(SWEEP_PROGS); do echo "== ./$$p -sweep $(SWEEP_ARGS)"; ./$$p -sweep $(SWEEP_ARGS); done; true
+.PHONY: sweep
+endif
+ifneq ($(wildcard timeline.sh),)
 timeline: $(PROGS)
 	@./timeline.sh; rc=$$?; [ $$rc = 2 ] && rc=0; exit $$rc
-.PHONY: sweep timeline
+.PHONY: timeline
+endif
 
 clean:
 	rm -rf $(OBJDIR) $(PROGS) $(EXERCISE_PROGS) $(LIBRARIES)
 
-help:
+# (a double-colon rule: a practical adds its own lines with a help:: rule of its own after the include)
+help::
 	@echo "make / make prac$(PRAC)  build: $(PROGS) $(EXERCISE_PROGS)"
 	@$(if $(EXERCISE_PROGS),echo "make exercises       build the starting files: $(EXERCISE_PROGS)")
 	@echo "make check           run each program against its gold (the 'check' lines of ./runs)"

@@ -47,8 +47,10 @@
 
 #ifndef EXERCISE
 #include "laplace3d_pad.h" // step 6: the row pitch and the copies of padded rows
+#define PAD_DEFAULT 0      // -pad is off unless asked for
 #else
 #include "exercises/laplace3d_pad.h" // make exercises: the learner's
+#define PAD_DEFAULT 1                // the exercise is the -pad path
 #endif
 
 // everything one launch needs, for the timing helpers

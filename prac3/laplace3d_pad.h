@@ -4,16 +4,22 @@
  * A row of a 511^3 grid is 2044 bytes, so most rows start part-way into a 128-byte line, and a warp's 32
  * loads of one row touch two lines. Padding every row to a multiple of 32 floats (the pitch) starts each on
  * a line boundary; the kernel indexes i + j*pitch + k*pitch*NY, and the copies move NX floats of each row
- * into rows `pitch` floats apart (cudaMemcpy2D). The exercise (exercises/laplace3d_pad.h) is this file.
+ * into rows `pitch` floats apart (cudaMemcpy2D). Used by laplace3d -pad, and by laplace3d_fast and
+ * laplace3d_tb (laplace3d_ladder.cu), whose rows are always padded. The exercise (exercises/laplace3d_pad.h)
+ * is this file, to write.
  */
-#define PAD_DEFAULT 0 // -pad is off unless asked for
+#include "helper_cuda.h" // checkCudaErrors
 
 // floats from one row to the next: NX, or with pad NX rounded up to a multiple of 32 floats (128 bytes)
 static inline int row_pitch(int NX, int pad) { return pad ? (NX + 31) / 32 * 32 : NX; }
 
 // the NY*NZ rows of NX floats that follow each other in h, to rows `pitch` floats apart in d, the padding
-// zeroed first
+// zeroed first (rows already a multiple of 32 floats need no padding: one plain copy)
 static inline void copy_in_padded(float *d, const float *h, int NX, int NY, int NZ, int pitch) {
+  if (pitch == NX) {
+    checkCudaErrors(cudaMemcpy(d, h, (size_t)NX * NY * NZ * sizeof(float), cudaMemcpyHostToDevice));
+    return;
+  }
   checkCudaErrors(cudaMemset(d, 0, (size_t)pitch * NY * NZ * sizeof(float)));
   checkCudaErrors(cudaMemcpy2D(d, pitch * sizeof(float), h, NX * sizeof(float), NX * sizeof(float),
                                (size_t)NY * NZ, cudaMemcpyHostToDevice));
@@ -21,6 +27,10 @@ static inline void copy_in_padded(float *d, const float *h, int NX, int NY, int 
 
 // and back: the rows of d, `pitch` floats apart, to rows of NX floats that follow each other in h
 static inline void copy_out_padded(float *h, const float *d, int NX, int NY, int NZ, int pitch) {
+  if (pitch == NX) {
+    checkCudaErrors(cudaMemcpy(h, d, (size_t)NX * NY * NZ * sizeof(float), cudaMemcpyDeviceToHost));
+    return;
+  }
   checkCudaErrors(cudaMemcpy2D(h, NX * sizeof(float), d, pitch * sizeof(float), NX * sizeof(float),
                                (size_t)NY * NZ, cudaMemcpyDeviceToHost));
 }

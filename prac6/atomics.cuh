@@ -7,6 +7,8 @@
 #ifndef ATOMICS_CUH
 #define ATOMICS_CUH
 
+#include <stdint.h> // uintptr_t: the word that holds a byte
+
 // ---- the atomics -----------------------------------------------------------------------------------------
 
 // Non-negative floats are ordered like their bit patterns read as signed ints; negative floats are ordered

@@ -8,7 +8,7 @@
  * Until they are right the program ends RESULT: FAIL (exercise not done: ...): the GPU's u is compared with
  * the gold's point by point, and the pitch must start every row on a 128-byte boundary.
  */
-#define PAD_DEFAULT 1 // the exercise is the -pad path
+#include "helper_cuda.h" // checkCudaErrors
 
 // floats from one row to the next
 static inline int row_pitch(int NX, int pad) {

@@ -9,6 +9,7 @@
  */
 #include "cp_async.h"
 
+#include "lookback_status.cuh" // FLAG_A, FLAG_P, publish
 #include "scan_common.cuh"
 
 // The look-back kernel keeps its tile in shared memory, not in registers. A tile is held from its loads to its

@@ -3,6 +3,7 @@
  * counts all four 8-bit digits of every key in a single read, and one block a pass scans them (where each
  * digit's keys start). The ordered-key bijection of floats (-float) is applied as the keys are read.
  */
+#include "helper_cuda.h" // FULL_MASK
 #include "onesweep_policy.h"
 
 // FLIP_IN: the keys are float bits, turned into ordered keys as they are read; FLIP_OUT: turned back as
