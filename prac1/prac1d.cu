@@ -7,7 +7,7 @@
  * Try -n=1000 -nthreads=1000, -n=1 and a block size that is not a multiple of 32.
  * Once the result is right the kernel is timed (the median of REPS launches) and its bandwidth printed:
  * vary -nthreads (32, 100, 256, 1024) at a size far larger than the L2 cache, -n=100000000, and compare.
- *   nvcc -O3 -arch=sm_90 -I../common prac1d.cu vector_add_gold.c -o prac1d
+ *   nvcc -O3 -arch=native -I../common prac1d.cu vector_add_gold.c -o prac1d
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,8 +10,8 @@
  * program: u = 1 on the boundary and 0 inside (or random inside with -seed), REPEAT iterations on the GPU
  * and on the CPU, and the two must agree exactly (rms error = 0.000000). The step header supplies its
  * options, its launch, its -sweep table and its -bench line (stencil/stencil.h says what it is asked).
- *   nvcc -O3 -arch=sm_90 -I. -I../common -DLADDER_STEP=3 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_fast
- *   nvcc -O3 -arch=sm_90 -I. -I../common -DLADDER_STEP=4 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_tb
+ *   nvcc -O3 -arch=native -I. -I../common -DLADDER_STEP=3 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_fast
+ *   nvcc -O3 -arch=native -I. -I../common -DLADDER_STEP=4 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_tb
  */
 #include <math.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
  * Checks: u after REPEAT iterations against Gold_laplace3d, bit for bit (rms error = 0.000000) as in
  * prac3, and each iteration's rms change against the gold's, in double, within a tolerance derived from the
  * float sum's depth (printed).
- *   nvcc -O3 -arch=sm_90 -I../common laplace3d_rms.cu laplace3d_gold.c reduction_gold.c -o laplace3d_rms
+ *   nvcc -O3 -arch=native -I../common laplace3d_rms.cu laplace3d_gold.c reduction_gold.c -o laplace3d_rms
  * The exercise (make exercises): built with -DEXERCISE, the kernel is the learner's,
  * exercises/laplace3d_rms_kernel.cuh, with the rms change cut out.
  */

@@ -9,7 +9,7 @@
  *
  * Try: -threads=1024 (the most a block may have), -threads=96 (not a power of two: refused here; that is
  * step 2, in reduction_ladder -step=2). The later steps are in reduction_ladder.cu.
- *   nvcc -O3 -arch=sm_90 -I../common reduction.cu reduction_gold.c -o reduction
+ *   nvcc -O3 -arch=native -I../common reduction.cu reduction_gold.c -o reduction
  */
 #include <math.h>
 #include <stdio.h>

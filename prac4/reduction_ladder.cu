@@ -24,7 +24,7 @@
  * -bench runs and checks every step on the same array, then times each one (median of -reps) next to a
  * device-to-device copy of the same bytes: the table of the handout, and BENCH lines with x_cub, the
  * step's speed as a multiple of CUB's (CUB's time / the step's time: above 1 is faster than CUB).
- *   nvcc -O3 -arch=sm_90 -I../common reduction_ladder.cu reduction_gold.c -o reduction_ladder
+ *   nvcc -O3 -arch=native -I../common reduction_ladder.cu reduction_gold.c -o reduction_ladder
  */
 // make exercises: ./exercises/reduction_ladder, built with -DEXERCISE, runs steps 2 to 6 from the learner's
 // files, exercises/r*.cuh; its verdict names them (defined here, before gold_check.h reads it)

@@ -19,7 +19,7 @@
  * 8 for expf's 2 ulp and the division. atol = 1e-37: outputs below the smallest normal float (1.2e-38)
  * have no relative accuracy to speak of.
  * Bandwidth: the least traffic is one read and one write of N floats; the BENCH line counts those 8N bytes.
- *   nvcc -O3 -arch=sm_90 -I../common softmax.cu softmax_solve.cu softmax_gold.c -o softmax
+ *   nvcc -O3 -arch=native -I../common softmax.cu softmax_solve.cu softmax_gold.c -o softmax
  * The exercise, exercises/softmax_online (make exercises): this harness with exercises/softmax_online_solve.cu,
  * both built with -DEXERCISE.
  */

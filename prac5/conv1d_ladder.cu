@@ -12,7 +12,7 @@
  * within gamma(kernel_size) * max_i sum_j |input[i+j] kernel[j]| of the gold. The FFT route's error is
  * spread over all outputs: its relative L2 error must be within the bound of three float FFTs
  * (fft_conv_bound in prac5_gold.c, as in cufft_conv.cu).
- *   nvcc -O3 -arch=sm_90 -I. -I../common conv1d_ladder.cu prac5_gold.c -lcufft -o conv1d_ladder
+ *   nvcc -O3 -arch=native -I. -I../common conv1d_ladder.cu prac5_gold.c -lcufft -o conv1d_ladder
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
  * Mikaitis, Pranesh, "Numerical behavior of NVIDIA tensor cores", PeerJ CS 2021). TF32 takes u_in = 2^-10
  * in case the conversion truncates too. The measured errors sit far below these bounds (errors of random
  * sign add like a random walk, about sqrt(K) u, not K u): the table shows both.
- *   nvcc -O3 -arch=sm_90 -I../common cublas_precision.cu prac5_gold.c -lcublas -o cublas_precision
+ *   nvcc -O3 -arch=native -I../common cublas_precision.cu prac5_gold.c -lcublas -o cublas_precision
  */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -10,7 +10,7 @@
  * -wrong_order makes the call a row-major reader would write first (A first, m = M): it runs, and it gives
  * the wrong numbers (the column-major trap). The gold is the same product in double on the host.
  * The course's size, N = 275, is the default for all three dimensions; -M= -N= -K= give any other.
- *   nvcc -O3 -arch=sm_90 -I../common cublas_sgemm.cu prac5_gold.c -lcublas -o cublas_sgemm
+ *   nvcc -O3 -arch=native -I../common cublas_sgemm.cu prac5_gold.c -lcublas -o cublas_sgemm
  */
 #include <math.h>
 #include <stdio.h>

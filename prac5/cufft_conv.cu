@@ -12,7 +12,7 @@
  * || y - gold ||_2 / || gold ||_2, against the bound of fft_conv_bound() (prac5_gold.c): about
  * 16 u log2(P) (||x||_2 ||h||_1 + ||x||_1 ||h||_2) / || gold ||_2, the error of three float FFTs.
  * The course's sizes, a signal of 50 and a filter of 11, are the defaults; -nx= -nh= give any others.
- *   nvcc -O3 -arch=sm_90 -I../common cufft_conv.cu prac5_gold.c -lcufft -o cufft_conv
+ *   nvcc -O3 -arch=native -I../common cufft_conv.cu prac5_gold.c -lcufft -o cufft_conv
  */
 #include <math.h>
 #include <stdio.h>

@@ -19,7 +19,7 @@
  * on s for every element that costs one pass over A and B.
  * -bench checks every step, then times each (median of -reps) and prints one table: ms, TFLOP/s and the
  * ratio to cuBLAS, and a BENCH line per step.
- *   nvcc -O3 -arch=sm_90 -I. -I../common sgemm_ladder.cu prac5_gold.c -lcublas -o sgemm_ladder
+ *   nvcc -O3 -arch=native -I. -I../common sgemm_ladder.cu prac5_gold.c -lcublas -o sgemm_ladder
  */
 // make exercises: ./exercises/sgemm_ladder, built with -DEXERCISE, runs step 2 from the learner's file,
 // exercises/k2_shared.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)

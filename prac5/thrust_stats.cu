@@ -9,7 +9,7 @@
  * them, so that a failure ends in RESULT: FAIL like every other error in the workbook (-fault provokes one).
  * The gold: the sums in double and qsort on the host. Sorting is exact (the same numbers, in order), the
  * sums are float sums in an order Thrust does not document: the tolerance assumes CUB's (see the check).
- *   nvcc -O3 -arch=sm_90 -I../common thrust_stats.cu prac5_gold.c -o thrust_stats
+ *   nvcc -O3 -arch=native -I../common thrust_stats.cu prac5_gold.c -o thrust_stats
  */
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  *   -kernel=4  padded, several rows per thread                   transpose/t4_rows.cuh
  * The check is exact: a transpose moves numbers and computes none, so every output must equal the gold's
  * bit for bit. -bench checks every step, then times each next to the copy (median of -reps).
- *   nvcc -O3 -arch=sm_90 -I. -I../common transpose_ladder.cu prac5_gold.c -lcublas -o transpose_ladder
+ *   nvcc -O3 -arch=native -I. -I../common transpose_ladder.cu prac5_gold.c -lcublas -o transpose_ladder
  */
 // make exercises: ./exercises/transpose_ladder, built with -DEXERCISE, runs step 3 from the learner's file,
 // exercises/t3_padded.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)

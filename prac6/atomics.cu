@@ -13,7 +13,7 @@
  *   locked_update             a spin lock (atomicCAS to take, atomicExch to release) around a four-word update
  * Every result is exact (max, wrapping integer sums, counts and xors do not depend on the order), so each is
  * compared with the gold bit for bit. -bench times each against the native atomicAdd / atomicMax.
- *   nvcc -O3 -arch=sm_90 -I../common atomics.cu atomics_gold.c -o atomics   (in prac6/)
+ *   nvcc -O3 -arch=native -I../common atomics.cu atomics_gold.c -o atomics   (in prac6/)
  * The exercise (make exercises): built with -DEXERCISE, atomic_max_float_cas is the learner's,
  * exercises/atomic_max_float_cas.cuh.
  */

@@ -15,7 +15,7 @@
  *   2. unravels every NCHW index into (n, c, h, w) and converts NCHW -> NHWC -> NCHW, with fastdiv and with
  *      plain / and %, against the CPU;
  *   3. with -bench, times both versions of each against a device-to-device copy in the same run.
- *   nvcc -O3 -arch=sm_90 -I../common fastdiv.cu fastdiv_gold.c -o fastdiv   (in prac6/)
+ *   nvcc -O3 -arch=native -I../common fastdiv.cu fastdiv_gold.c -o fastdiv   (in prac6/)
  */
 #include <stdint.h>
 #include <stdio.h>

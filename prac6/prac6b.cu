@@ -6,7 +6,7 @@
  * names of the build log). Each copy has its own arithmetic: threadIdx.x / 2 is 3.5 in float and double and
  * 3 in int, from one line of source. A macro would paste text instead, with no types and no checks.
  * The course's exercise is to add double (exercises/prac6b.cu).
- *   nvcc -O3 -arch=sm_90 -I../common prac6b.cu prac6_gold.c -o prac6b   (in prac6/)
+ *   nvcc -O3 -arch=native -I../common prac6b.cu prac6_gold.c -o prac6b   (in prac6/)
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  *   size 256         unrolled as far as 255 registers go, and the rest spilled: "spill stores"
  *   my_kernel_runtime<16>, whose loops run to m, a run-time argument: a 64-byte stack frame
  * The course's sizes are 2 and 3 (thread 0 gives size^2 = 4 and 9); the exercise adds 16 (exercises/prac6c.cu).
- *   nvcc -O3 -arch=sm_90 --ptxas-options=-v -I../common prac6c.cu prac6_gold.c -o prac6c   (in prac6/)
+ *   nvcc -O3 -arch=native --ptxas-options=-v -I../common prac6c.cu prac6_gold.c -o prac6c   (in prac6/)
  */
 // ptxas-spills-expected: my_first_kernelILi256E
 #include <float.h>

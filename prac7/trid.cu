@@ -10,7 +10,7 @@
  *
  * Handout steps 1-3: build, run, read the kernel (the PCR step, the two __syncthreads); -v prints all NX
  * values, as the course's program does; -niter=N the number of time steps.
- *   nvcc -O3 -arch=sm_90 -I../common trid.cu trid_gold.c -o trid
+ *   nvcc -O3 -arch=native -I../common trid.cu trid_gold.c -o trid
  */
 #include <math.h>
 #include <stdio.h>

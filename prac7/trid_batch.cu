@@ -21,7 +21,7 @@
  * -lib adds cuSPARSE's gtsv2StridedBatch (same layout) and gtsvInterleavedBatch (interleaved layout), with
  * their residuals (batch/b0_cusparse.cuh); -bench times everything against a device-to-device copy of the
  * same 20 bytes an unknown (a, b, c, d read, x written).
- *   nvcc -O3 -arch=sm_90 -I. -I../common trid_batch.cu trid_gold.c -lcusparse -Xcompiler -fopenmp -o trid_batch
+ *   nvcc -O3 -arch=native -I. -I../common trid_batch.cu trid_gold.c -lcusparse -Xcompiler -fopenmp -o trid_batch
  */
 #include <math.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
  * against its own Thomas gold. For an NX that is no power of two the steps go on while s < NX (ceil(log2 NX)
  * of them); a row whose neighbour at distance s lies outside the grid treats it as x = 0, exactly as the
  * rows at the ends do.
- *   nvcc -O3 -arch=sm_90 -I../common trid_dyn.cu trid_gold.c -o trid_dyn
+ *   nvcc -O3 -arch=native -I../common trid_dyn.cu trid_gold.c -o trid_dyn
  */
 #include <math.h>
 #include <stdio.h>

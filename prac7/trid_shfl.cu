@@ -7,7 +7,7 @@
  * before any writes, so the two barriers of trid.cu are not needed. Lanes i >= NX hold the identity row
  * (a = c = d = 0), so that the shuffles always involve all 32 lanes. M systems run as M warps, four a block;
  * system m has lambda_m = lambda (1 + m / M), as in trid_dyn.
- *   nvcc -O3 -arch=sm_90 -I../common trid_shfl.cu trid_gold.c -o trid_shfl
+ *   nvcc -O3 -arch=native -I../common trid_shfl.cu trid_gold.c -o trid_shfl
  */
 #include <math.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
  * 32-bit value with each key.
  * Default: every kernel that applies. Each result is checked against radix_sort_gold (a stable CPU radix
  * sort, itself checked against qsort by tests/test_prac8.c); -dist= picks the adversarial input.
- *   nvcc -O3 -arch=sm_90 -I../common radix_sort.cu prac8_gold.c -o radix_sort
+ *   nvcc -O3 -arch=native -I../common radix_sort.cu prac8_gold.c -o radix_sort
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  *              (scans/recurrence_lookback.cuh, with scan_blocks' status words, scans/lookback_status.cuh)
  * The pair algebra is scans/affine.cuh.
  * Default: both. s and u are random in [-1, 1] (|s| <= 1: v stays of order 1); the gold runs in double.
- *   nvcc -O3 -arch=sm_90 -I../common recurrence.cu prac8_gold.c -o recurrence
+ *   nvcc -O3 -arch=native -I../common recurrence.cu prac8_gold.c -o recurrence
  */
 #include <math.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
  *
  * The input is whole numbers 0..1000, so every partial sum is an exact float and the GPU must agree with
  * the gold bit for bit: `rms scan error = 0.000000`.
- *   nvcc -O3 -arch=sm_90 -I../common scan.cu prac8_gold.c -o scan
+ *   nvcc -O3 -arch=native -I../common scan.cu prac8_gold.c -o scan
  */
 #include <math.h>
 #include <stdio.h>

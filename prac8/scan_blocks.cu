@@ -15,7 +15,7 @@
  * look-back kernels (2 and 3, or the one chosen) K times and compares every output with the first, bit for
  * bit. -bench times each kernel and CUB against a device-to-device copy of the same bytes, in this run.
  * Built with -DEXERCISE (make exercises: ./exercises/scan_blocks), step 4 is exercises/s2_lookback.cuh.
- *   nvcc -O3 -arch=sm_90 -I../common scan_blocks.cu prac8_gold.c -o scan_blocks
+ *   nvcc -O3 -arch=native -I../common scan_blocks.cu prac8_gold.c -o scan_blocks
  */
 #include <math.h>
 #include <stdio.h>

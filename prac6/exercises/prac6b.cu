@@ -12,7 +12,7 @@
  * compile one more real kernel with T replaced (ptxas lists three: look for ILf, ILi, ILd in the mangled
  * names of the build log). Each copy has its own arithmetic: threadIdx.x / 2 is 3.5 in float and double and
  * 3 in int, from one line of source. A macro would paste text instead, with no types and no checks.
- *   nvcc -O3 -arch=sm_90 -DEXERCISE -I. -I../common exercises/prac6b.cu prac6_gold.c -o exercises/prac6b   (in prac6/)
+ *   nvcc -O3 -arch=native -DEXERCISE -I. -I../common exercises/prac6b.cu prac6_gold.c -o exercises/prac6b   (in prac6/)
  */
 #define EXERCISE_TODO "fill in the TODO(step 3) in exercises/prac6b.cu" // for the verdict (gold_check.h)
 #include <math.h>

@@ -18,7 +18,7 @@
  *   size 256         unrolled as far as 255 registers go, and the rest spilled: "spill stores"
  *   my_kernel_runtime<16>, whose loops run to m, a run-time argument: a 64-byte stack frame
  * The course's sizes are 2 and 3 (thread 0 gives size^2 = 4 and 9).
- *   nvcc -O3 -arch=sm_90 --ptxas-options=-v -DEXERCISE -I. -I../common exercises/prac6c.cu prac6_gold.c \
+ *   nvcc -O3 -arch=native --ptxas-options=-v -DEXERCISE -I. -I../common exercises/prac6c.cu prac6_gold.c \
  *     -o exercises/prac6c   (in prac6/)
  */
 #define EXERCISE_TODO "fill in the TODO(step 4) in exercises/prac6c.cu" // for the verdict (gold_check.h)

@@ -14,7 +14,7 @@
  *
  * Handout steps 1-3: build, run, read the kernel (the PCR step, the two __syncthreads); -v prints all NX
  * values, as the course's program does; -niter=N the number of time steps.
- *   nvcc -O3 -arch=sm_90 -I../common -I. exercises/trid.cu trid_gold.c -o exercises/trid
+ *   nvcc -O3 -arch=native -I../common -I. exercises/trid.cu trid_gold.c -o exercises/trid
  */
 #include <math.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
  *
  * The input is whole numbers 0..1000, so every partial sum is an exact float and the GPU must agree with
  * the gold bit for bit: `rms scan error = 0.000000`.
- *   nvcc -O3 -arch=sm_90 -DEXERCISE -I../../common -I.. scan.cu ../prac8_gold.c -o scan
+ *   nvcc -O3 -arch=native -DEXERCISE -I../../common -I.. scan.cu ../prac8_gold.c -o scan
  */
 // what the verdict line tells the learner (before gold_check.h)
 #define EXERCISE_TODO "fill in the TODO(step 1) and TODO(step 2) in exercises/scan.cu"
