@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
   arg_spec opts[] = {
       {"n", ARG_INT, &n, 1, 1 << 28, "input_size"},
       {"m", ARG_INT, &m, 1, MAX_KERNEL, "kernel_size (at most input_size)"},
-      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the step: 0 cuFFT, 1 constant memory, 2 shared memory"},
+      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the kernel: 0 cuFFT, 1 constant memory, 2 shared memory"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step at this size"},
       {"sweep", ARG_FLAG, &sweep, 0, 1, "check and time every step for kernel sizes 3, 7, .. 2047"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},

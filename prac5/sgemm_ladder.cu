@@ -24,7 +24,7 @@
 // make exercises: ./exercises/sgemm_ladder, built with -DEXERCISE, runs step 2 from the learner's file,
 // exercises/k2_shared.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)
 #ifdef EXERCISE
-#define EXERCISE_TODO "fill in the TODO(step 2)s in exercises/k2_shared.cuh"
+#define EXERCISE_TODO "fill in the TODO(step 5)s in exercises/k2_shared.cuh"
 #define SGEMM_DEFAULT_KERNEL 2
 #endif
 #include <math.h>
@@ -164,7 +164,7 @@ int main(int argc, char **argv) {
       {"M", ARG_INT, &M, 1, 1 << 20, "rows of A and C"},
       {"N", ARG_INT, &N, 1, 1 << 20, "columns of A, rows of B (the length of each dot product)"},
       {"K", ARG_INT, &K, 1, 1 << 20, "columns of B and C"},
-      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the step: 0 cuBLAS, 1 to 7 the ladder"},
+      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the kernel: 0 cuBLAS, 1 to 7 the ladder"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step, print the table and BENCH lines"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},

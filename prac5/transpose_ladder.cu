@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
   arg_spec opts[] = {
       {"rows", ARG_INT, &rows, 1, 524280, "rows of the input (up to 65535 blocks of 8 rows)"},
       {"cols", ARG_INT, &cols, 1, 2147483647, "columns of the input"},
-      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the step: 0 cuBLAS, 1 to 4 the ladder"},
+      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the kernel: 0 cuBLAS, 1 to 4 the ladder"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step and a copy, print the table and BENCH lines"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the input"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
