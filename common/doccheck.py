@@ -34,13 +34,14 @@ exponent; hex 0x...; inf and nan) becomes #, so 512x512x512 is #x#x# and 103.6% 
 become one space; blank lines are dropped. The shown lines, split at lines that are just `...`, are
 segments: each segment must appear in the output as consecutive lines, the segments in order. Lines before
 the first segment (build lines, a GPU Device line the handout leaves out) and after the last may be left
-out; anywhere else only at a `...` line.
+out; anywhere else only at a `...` line. A shown line that ends in `...` is the start of the real line.
 
 Verdicts. PASS; STALE, with the first shown line not found in order and the real lines where it was
 looked for; SKIP when the output has `RESULT: SKIP` and the handout shows none (no GPU here). Closes with
 "N passed, N stale, N skipped"; exit 1 if any is stale.
 
-It cannot see values: a number that changed, a table whose numbers moved, a sentence about a number.
+What it cannot check: values (a number that changed, a table whose numbers moved, a sentence quoting a
+number); output shown far from its command or for a command it does not run; Markdown tables of results.
 """
 import argparse
 import os
@@ -241,6 +242,14 @@ def shapes(lines):
     return [(l.rstrip(), mask(l, names)) for l in lines if l.strip()]
 
 
+def same(shown, real):
+    """True if a masked real line has the masked shown line's shape; a shown line that ends in `...` is the
+    start of the real one."""
+    if shown.endswith("...") and len(shown) > 3:
+        return real.startswith(shown[:-3].rstrip())
+    return real == shown
+
+
 def match(shown, real):
     """None if the shown lines appear in the real output in order (see the header), else a message.
     shown: [(line number, text)]; real: [text]."""
@@ -264,7 +273,7 @@ def match(shown, real):
         best, best_at = -1, pos
         for at in range(pos, len(out) + 1):
             k = 0
-            while k < len(seg) and at + k < len(out) and out[at + k][1] == seg[k][2]:
+            while k < len(seg) and at + k < len(out) and same(seg[k][2], out[at + k][1]):
                 k += 1
             if k == len(seg):
                 best, best_at = k, at

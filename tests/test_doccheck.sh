@@ -141,6 +141,10 @@ n = 2
 n = 3
 RESULT: PASS')" = ok ]
 ok "match: lines left out at a ... line and leading build lines PASS" $?
+[ "$(match 'float: 16 values, max abs err = 0.000e+00, ...
+RESULT: PASS' 'float: 8 values, max abs err = 1.0e-07, max rel err = 2.0e-07
+RESULT: PASS')" = ok ] && [ "$(match 'float: 16 values, min ...' 'float: 8 values, max err = 1')" != ok ]
+ok "match: a line that ends in ... is the start of the real line" $?
 out=$(match 'a 0
 RESULT: PASS' 'a 1
 b 2
