@@ -16,8 +16,8 @@ export REQUIRE_GPU
 PROFILES := t4 rtx3060 rtx4060 a100 l4
 ARCH_SMS := 75 80 86 89
 
-.PHONY: all $(PRACS) exercises check bench sanitize profile test doctor clean help check-arch check-profiles \
-        defaults
+.PHONY: all $(PRACS) exercises check bench sanitize profile test doctor doccheck clean help check-arch \
+        check-profiles defaults
 
 all: $(PRACS)
 $(PRACS):
@@ -65,6 +65,11 @@ test:
 doctor:
 	@common/doctor.sh
 
+# every command a handout shows with its output, run, and the output's shape (numbers masked) compared with
+# the handout's: PASS / STALE (file:line) / SKIP each, then "N passed, N stale, N skipped" (common/doccheck.py)
+doccheck: all
+	@python3 common/doccheck.py $(patsubst %,docs/%.md,$(PRACS))
+
 clean:
 	@for p in $(PRACS) tests; do $(MAKE) --no-print-directory -C $$p clean; done
 	rm -f bench.log bench.summary doctor.log
@@ -82,6 +87,7 @@ help:
 	@echo "make defaults     every program with no arguments in 4 GiB, and the peak device memory of each"
 	@echo "make profile      the profile runs (Nsight Compute), where a practical has them"
 	@echo "make doctor       toolkit, driver, host compiler and GPU: what this machine has"
+	@echo "make doccheck     run the commands the handouts show; STALE where their output no longer has that shape"
 	@echo "make clean        remove what the build made"
 	@echo "Options: ARCH=sm_90 (now $(ARCH)), SMS=\"80 86 90\", PTX_ONLY=1, DEBUG=1, REQUIRE_GPU=1 (a SKIP is a FAIL),"
 	@echo "         NVCCFLAGS=..., EXTRA_NVCCFLAGS=...; WORKBOOK_GPU_PROFILE=t4 and WORKBOOK_DEVICE_MEM_MIB=4096"
