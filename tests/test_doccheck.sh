@@ -4,19 +4,7 @@
 # real one would. Closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
-passed=0 failed=0
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-
-ok() { # name condition-result
-  if [ "$2" = 0 ]; then
-    echo "PASS  $1"
-    passed=$((passed + 1))
-  else
-    echo "FAIL  $1"
-    failed=$((failed + 1))
-  fi
-}
+. tests/lib.sh # $t, ok, summary
 
 # match SHOWN REAL: doccheck's verdict on one shown block against one real output ("ok" or its message)
 match() {
@@ -212,5 +200,4 @@ out=$(python3 common/doccheck.py --root "$t" --timeout 1 "$t/docs/prac9.md"); rc
 grep -q "^STALE $t/docs/prac9.md:13 ./hello -n=5: line 8 './hello -n=5' ran past 1 s" <<<"$out" && [ $rc = 1 ]
 ok "run: a program that runs past --timeout is stopped and its block is STALE" $?
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

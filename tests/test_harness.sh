@@ -5,19 +5,7 @@
 set -u
 cd "$(dirname "$0")/.."
 top=$PWD
-passed=0 failed=0
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-
-ok() { # name condition-result
-  if [ "$2" = 0 ]; then
-    echo "PASS  $1"
-    passed=$((passed + 1))
-  else
-    echo "FAIL  $1"
-    failed=$((failed + 1))
-  fi
-}
+. tests/lib.sh # $t, ok, summary
 
 # stand-in programs
 mkdir -p "$t/pracX"
@@ -153,5 +141,4 @@ rc=$?
 ok "bench: BENCH lines and no failure write results.md, keeping its kept section" $?
 
 rm -f "$top/bench.log" "$top/bench.summary"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary
