@@ -1,15 +1,21 @@
 /*
- * laplace3d_ladder.cu -- practical 3, steps 8 and 10: the runner of the stencil ladder in stencil/, built for
- * one step at a time (-DLADDER_STEP=N), each step its own program with its own options and output:
- *   LADDER_STEP=3  laplace3d_fast  GPU_laplace3d_fast (stencil/s3_fast.cuh): one sweep a pass at the copy's
- *                                  speed (step 8)
- *   LADDER_STEP=4  laplace3d_tb    GPU_laplace3d_tb (stencil/s4_tb.cuh): T sweeps a pass, temporal blocking
- *                                  (step 10)
- * Steps 1 and 2 are the course's own kernels, GPU_laplace3d (laplace3d_kernel.h, the program laplace3d) and
- * GPU_laplace3d_new (laplace3d_kernel_new.h, laplace3d_new). Everything but the kernel is the course's
- * program: u = 1 on the boundary and 0 inside (or random inside with -seed), REPEAT iterations on the GPU
- * and on the CPU, and the two must agree exactly (rms error = 0.000000). The step header supplies its
- * options, its launch, its -sweep table and its -bench line (stencil/stencil.h says what it is asked).
+ * laplace3d_ladder.cu -- practical 3, steps 8 and 10: the ladder of 3-D Laplace kernels, one runner.
+ * Built without LADDER_STEP it is the program laplace3d_ladder: every step on the same grid, each checked
+ * exactly against REPEAT sweeps of Gold_laplace3d, and with -bench one table of ms a sweep against a
+ * device-to-device copy timed in the same run (step 10's question: how far past the copy does each get?):
+ *   0  the copy (cudaMemcpy, device to device)   the 100 % line
+ *   1  GPU_laplace3d       laplace3d_kernel.h      the course's kernel, 2-D blocks marching in k (32 x 4)
+ *   2  GPU_laplace3d_new   laplace3d_kernel_new.h  the course's 3-D kernel, a thread a point (32 x 4 x 2)
+ *   3  GPU_laplace3d_fast  stencil/s3_fast.cuh     one sweep a pass at the copy's speed (step 8)
+ *   4  GPU_laplace3d_tb    stencil/s4_tb.cuh       T sweeps a pass, temporal blocking (step 10; -T=)
+ * Each step runs at its program's default block. Built with -DLADDER_STEP=N it is one step's program,
+ * with that step's options and output:
+ *   LADDER_STEP=3  laplace3d_fast     LADDER_STEP=4  laplace3d_tb
+ * Everything but the kernel is the course's program: u = 1 on the boundary and 0 inside (or random inside
+ * with -seed), REPEAT iterations on the GPU and on the CPU, and the two must agree exactly
+ * (rms error = 0.000000). The step header supplies its options, its launch, its -sweep table and its -bench
+ * line (stencil/stencil.h says what it is asked).
+ *   nvcc -O3 -arch=native -I. -I../common laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_ladder
  *   nvcc -O3 -arch=native -I. -I../common -DLADDER_STEP=3 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_fast
  *   nvcc -O3 -arch=native -I. -I../common -DLADDER_STEP=4 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_tb
  */
@@ -28,19 +34,26 @@
 #include "prac3_gold.h"
 #include "stencil/stencil.h"
 
-#if LADDER_STEP == 3
+#ifndef LADDER_STEP // the whole ladder
+#include "ladder.h"
+#include "laplace3d_kernel.h"
+#include "laplace3d_kernel_new.h"
+#include "stencil/s3_fast.cuh"
+#include "stencil/s4_tb.cuh"
+#elif LADDER_STEP == 3
 #include "stencil/s3_fast.cuh"
 static const stencil_step *const S = &s3_fast;
 #elif LADDER_STEP == 4
 #include "stencil/s4_tb.cuh"
 static const stencil_step *const S = &s4_tb;
 #else
-#error "build with -DLADDER_STEP=3 (laplace3d_fast) or -DLADDER_STEP=4 (laplace3d_tb)"
+#error "build with -DLADDER_STEP=3 (laplace3d_fast), -DLADDER_STEP=4 (laplace3d_tb) or neither (laplace3d_ladder)"
 #endif
 
 // the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)
 #define MAX_POINTS (1LL << 35)
 
+#ifdef LADDER_STEP
 int main(int argc, char **argv) {
   int NX = 512, NY = 512, NZ = 512, REPEAT = 10;
   int pinned = 0, seed = 0, bench = 0, sweep = 0, reps = 20;
@@ -167,3 +180,91 @@ int main(int argc, char **argv) {
 
   return gold_verdict(&st, "u");
 }
+
+#else // laplace3d_ladder: every step on one grid, each checked, then one table
+#include "stencil/steps.cuh" // the steps in the order of the table, as ladder.h calls them
+
+int main(int argc, char **argv) {
+  int NX = 512, NY = 512, NZ = 512, REPEAT = 6, T = TB_SWEEPS, seed = 1, bench = 0, reps = 20;
+  arg_spec opts[] = {
+      {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
+      {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
+      {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
+      {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations each step's check runs"},
+      {"T", ARG_INT, &T, 1, 7, "step 4's sweeps a pass (TB_SWEEPS; 7 needs TB_BLOCK_Y of 48 or less)"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "time every step and the copy, print the table and BENCH lines"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  if ((long long)NX * NY * NZ > MAX_POINTS)
+    args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
+  lctx c = lctx(); // every field zero
+  c.NX = NX, c.NY = NY, c.NZ = NZ, c.REPEAT = REPEAT, c.T = T;
+  c.b3 = {FAST_BLOCK_X, FAST_BLOCK_Y, KCHUNK, 1};
+  c.b4 = {TB_BLOCK_X, TB_BLOCK_Y, TB_KCHUNK, T};
+  s4_tb.check_args(&c.b4);
+
+  int dev = findCudaDevice(argc, argv);
+  size_t n = (size_t)NX * NY * NZ, bytes = n * sizeof(float);
+  c.dbytes = (size_t)row_pitch(NX, 1) * NY * NZ * sizeof(float);
+  int user_sized = args_given(argc, argv, "nx") || args_given(argc, argv, "ny") || args_given(argc, argv, "nz");
+  device_memory_check(2 * c.dbytes + (bench ? 2 * bytes : 0),
+                      bench ? "two arrays and the copy test's two buffers" : "two arrays", user_sized);
+  c.a3 = {NX, NY, NZ, row_pitch(NX, 1), 0, 0, 0, 0, dim3(), dim3(), 0, 0, NULL, NULL};
+  c.a4 = {NX, NY, NZ, NX, 0, 0, 0, 0, dim3(), dim3(), 0, 0, NULL, NULL};
+  s3_fast.prepare(&c.a3, &c.b3, dev);
+  s4_tb.prepare(&c.a4, &c.b4, dev);
+  s3_fast.configure(&c.a3, &c.b3);
+  printf("Grid dimensions: %d x %d x %d, each step checked after %d iterations\n", NX, NY, NZ, REPEAT);
+
+  float *h_u0 = (float *)malloc(bytes), *h_gold = (float *)malloc(bytes), *h_tmp = (float *)malloc(bytes);
+  c.h_out = (float *)malloc(bytes);
+  if (!h_u0 || !h_gold || !h_tmp || !c.h_out) return result_fail("out of host memory for four %zu-byte arrays", bytes);
+  grid3d_init(h_u0, NX, NY, NZ, (unsigned int)seed);
+  memcpy(h_gold, h_u0, bytes);
+  double t0 = wall_ms();
+  for (int i = 1; i <= REPEAT; ++i) { // Gold treatment: the result ends in h_gold
+    Gold_laplace3d(NX, NY, NZ, h_gold, h_tmp);
+    float *h_foo = h_gold;
+    h_gold = h_tmp;
+    h_tmp = h_foo;
+  }
+  printf("%dx Gold_laplace3d: %.1f (ms)\n", REPEAT, wall_ms() - t0);
+  c.h_u0 = h_u0;
+  c.h_gold = h_gold;
+  checkCudaErrors(cudaMalloc((void **)&c.d_a, c.dbytes));
+  checkCudaErrors(cudaMalloc((void **)&c.d_b, c.dbytes));
+
+  int ok = 1;
+  if (!bench) {
+    for (int k = 0; k < NSTEPS; k++) ok = ladder_check(&c, k) && ok;
+  } else {
+    double moved = 8.0 * (double)n; // one read and one write of each point: one sweep's minimum traffic
+    bench_ref ref = bench_reference(dev, moved, reps);
+    char header[192], size[64];
+    snprintf(header, sizeof(header),
+             "\n%d x %d x %d, %.1f MB a sweep; copy %.1f GB/s, peak %.1f GB/s (step 4: ms a sweep, effective GB/s)\n"
+             "  kernel                ms      GB/s   %% copy   x copy",
+             NX, NY, NZ, moved * 1e-6, ref.copy_GBps, ref.peak_GBps);
+    snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
+    ladder L = {NSTEPS, names, NULL, 14, &c, ladder_check, ladder_run, 3, reps, NULL, // steps, names, calls
+                header, "copy", moved, 0.0, &ref, 8,                                 // table: GB/s, x copy
+                "3", size, ladder_keys};                                             // BENCH lines
+    double ms[NSTEPS];
+    int passed[NSTEPS];
+    ok = ladder_check_and_time(&L, ms, passed);
+    ms[4] /= T; // step 4 ran a pass of T sweeps: its time a sweep
+    ladder_table(&L, ms, passed);
+    ladder_bench_lines(&L, ms);
+  }
+
+  checkCudaErrors(cudaFree(c.d_a));
+  checkCudaErrors(cudaFree(c.d_b));
+  free(h_u0);
+  free(h_gold);
+  free(h_tmp);
+  free(c.h_out);
+  return result_check(ok, "a step's result differs from the gold (see above)");
+}
+#endif

@@ -1,0 +1,89 @@
+/*
+ * stencil/steps.cuh -- the steps of laplace3d_ladder (laplace3d_ladder.cu built without LADDER_STEP), in the
+ * order of its table, as common/ladder.h calls them: the copy, the course's two kernels (laplace3d_kernel.h,
+ * laplace3d_kernel_new.h) at their programs' default blocks, and steps 3 and 4 (stencil/s3_fast.cuh,
+ * stencil/s4_tb.cuh) at theirs. Each step's check runs REPEAT sweeps from the input into poisoned arrays and
+ * compares them exactly with Gold_laplace3d's; what is timed is one sweep (step 4: one pass of T sweeps).
+ * Included by the runner after every kernel header.
+ */
+#ifndef STENCIL_STEPS_CUH
+#define STENCIL_STEPS_CUH
+
+static const char *const names[] = {"copy", "laplace3d", "laplace3d_new", "laplace3d_fast", "laplace3d_tb"};
+#define NSTEPS 5
+
+typedef struct {
+  int NX, NY, NZ, REPEAT, T;
+  size_t dbytes;
+  float *d_a, *d_b;            // the steps' two arrays, padded where a step pads its rows
+  const float *h_u0, *h_gold;  // the input, and REPEAT sweeps of Gold_laplace3d from it
+  float *h_out;
+  stencil_launch a3, a4;       // steps 3 and 4 at their defaults (stencil/)
+  stencil_block b3, b4;
+} lctx;
+
+static int step_pitch(const lctx *c, int k) { return k == 3 ? row_pitch(c->NX, 1) : c->NX; }
+
+// one sweep of step k (a pass of T sweeps for step 4) from u1 to u2: what is timed
+static void sweep_once(lctx *c, int k, const float *u1, float *u2) {
+  int NX = c->NX, NY = c->NY, NZ = c->NZ, pitch = step_pitch(c, k);
+  if (k == 0) {
+    checkCudaErrors(cudaMemcpyAsync(u2, u1, (size_t)NX * NY * NZ * sizeof(float), cudaMemcpyDeviceToDevice));
+  } else if (k == 1) { // laplace3d's default block, 32 x 4
+    GPU_laplace3d<<<dim3(ceil_div(NX, 32), ceil_div(NY, 4)), dim3(32, 4)>>>(NX, NY, NZ, pitch, u1, u2);
+    getLastCudaError("GPU_laplace3d execution failed");
+  } else if (k == 2) { // laplace3d_new's default block, 32 x 4 x 2
+    GPU_laplace3d_new<<<dim3(ceil_div(NX, 32), ceil_div(NY, 4), ceil_div(NZ, 2)), dim3(32, 4, 2)>>>(NX, NY, NZ,
+                                                                                                 pitch, u1, u2);
+    getLastCudaError("GPU_laplace3d_new execution failed");
+  } else {
+    stencil_launch *a = k == 3 ? &c->a3 : &c->a4;
+    a->d_u1 = u1;
+    a->d_u2 = u2;
+    if (k == 3) launch_laplace3d_fast(a);
+    else launch_laplace3d_tb(a);
+  }
+}
+
+static void ladder_run(void *p, int k) {
+  lctx *c = (lctx *)p;
+  sweep_once(c, k, c->d_a, c->d_b);
+}
+
+// step k: REPEAT sweeps (the copy: one copy) from the input, into poisoned arrays, compared exactly
+static int ladder_check(void *p, int k) {
+  lctx *c = (lctx *)p;
+  int NX = c->NX, NY = c->NY, NZ = c->NZ, pitch = step_pitch(c, k), sweeps = k == 0 ? 1 : c->REPEAT;
+  float *u1 = c->d_a, *u2 = c->d_b;
+  checkCudaErrors(cudaMemset(u1, 0xff, c->dbytes)); // NaN: padding or a point never written cannot pass
+  checkCudaErrors(cudaMemset(u2, 0xff, c->dbytes));
+  copy_in_padded(u1, c->h_u0, NX, NY, NZ, pitch);
+  if (k == 4) { // passes of T sweeps, the last one fewer
+    tb_configure(&c->a4, &c->b4);
+    tb_iterate(&c->a4, &c->b4, sweeps, &u1, &u2);
+  } else {
+    for (int i = 0; i < sweeps; i++) {
+      sweep_once(c, k, u1, u2);
+      float *foo = u1;
+      u1 = u2;
+      u2 = foo;
+    }
+  }
+  set_pass(&c->a4, c->T, c->b4.by, c->b4.kchunk); // the timed pass: T sweeps
+  copy_out_padded(c->h_out, u1, NX, NY, NZ, pitch);
+  gold_stats st;
+  size_t n = (size_t)NX * NY * NZ;
+  compare_float(c->h_out, k == 0 ? c->h_u0 : c->h_gold, n, 0.0, 0.0, &st);
+  printf("  %d %-14s %s: %d %s, %zu of %zu points differ\n", k, names[k], st.nbad ? "FAIL" : "PASS", sweeps,
+         k == 0 ? "copy" : "sweeps", st.nbad, n);
+  return st.nbad == 0;
+}
+
+static void ladder_keys(void *p, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra) {
+  const lctx *c = (const lctx *)p;
+  snprintf(prog, nprog, "laplace3d_ladder_k%d", k);
+  snprintf(extra, nextra, "kernel=%s x_copy=%.3f T=%d effective=%d", names[k], ms[0] / ms[k], k == 4 ? c->T : 1,
+           k == 4);
+}
+
+#endif /* STENCIL_STEPS_CUH */
