@@ -10,10 +10,16 @@
  *   size 64          the 64 x 64 double loop is not unrolled, so xl is indexed at run time: a 256-byte stack frame
  *   size 256         unrolled as far as 255 registers go, and the rest spilled: "spill stores"
  *   my_kernel_runtime<16>, whose loops run to m, a run-time argument: a 64-byte stack frame
- * The course's sizes are 2 and 3 (thread 0 gives size^2 = 4 and 9); the exercise adds 16 (exercises/prac6c.cu).
+ *   my_unrolled_kernel<64> (prac6c_unroll.cuh), size 64 with #pragma unroll on every loop: registers only, no
+ *                    stack frame, which the program checks from cudaFuncGetAttributes' localSizeBytes
+ * The course's sizes are 2 and 3 (thread 0 gives size^2 = 4 and 9). The exercise (make exercises) is the
+ * unrolling: exercises/prac6c_unroll.cuh, built into exercises/prac6c with -DEXERCISE.
  *   nvcc -O3 -arch=native --ptxas-options=-v -I../common prac6c.cu prac6_gold.c -o prac6c   (in prac6/)
  */
 // ptxas-spills-expected: my_first_kernelILi256E
+#ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
+#define EXERCISE_TODO "fill in the TODO(step 4)s in exercises/prac6c_unroll.cuh"
+#endif
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +46,15 @@ __global__ void my_first_kernel(float *x, int n) {
   x[tid] = sum;
 }
 
+// step 4's experiment, my_unrolled_kernel: my_first_kernel with every loop unrolled (#pragma unroll), so that
+// every index into xl is a constant and ptxas can keep the array in registers even at size 64. Under
+// make exercises it is the learner's file
+#ifndef EXERCISE
+#include "prac6c_unroll.cuh"
+#else
+#include "exercises/prac6c_unroll.cuh"
+#endif
+
 // the same, but only the first m elements of xl are used, m known at run time: the loops cannot be unrolled,
 // xl[i] is indexed by a register, and the array lives in local memory
 template <int size>
@@ -58,18 +73,31 @@ __global__ void my_kernel_runtime(float *x, int n, int m) {
 // threads in a block (size 256 uses 255 registers a thread, and an SM has 65536): the launch would fail with
 // "too many resources requested for launch". cudaFuncGetAttributes says how many threads a block of this
 // kernel may have, and the block is made smaller when it must be.
-template <int size>
-void run_size(float *h_x, float *d_x, int n, int nthreads) {
+typedef void (*xl_kernel)(float *, int);
+static void run_kernel(xl_kernel kernel, float *h_x, float *d_x, int n, int nthreads) {
   cudaFuncAttributes attr;
-  checkCudaErrors(cudaFuncGetAttributes(&attr, my_first_kernel<size>));
+  checkCudaErrors(cudaFuncGetAttributes(&attr, kernel));
   if (nthreads > attr.maxThreadsPerBlock) {
     printf(" (%d registers a thread: blocks of %d threads, not %d)", attr.numRegs, attr.maxThreadsPerBlock, nthreads);
     nthreads = attr.maxThreadsPerBlock;
   }
   checkCudaErrors(cudaMemset(d_x, 0xff, (size_t)n * sizeof(float)));
-  my_first_kernel<size><<<(n + nthreads - 1) / nthreads, nthreads>>>(d_x, n);
+  kernel<<<(n + nthreads - 1) / nthreads, nthreads>>>(d_x, n);
   getLastCudaError("my_first_kernel execution failed");
   checkCudaErrors(cudaMemcpy(h_x, d_x, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+// the experiment's outcome, from the binary: the local memory a thread of each size-64 kernel has (ptxas's
+// "stack frame"). The unrolled kernel must have none: its xl lives in registers
+static int check_local_memory(void) {
+  cudaFuncAttributes rolled, unrolled;
+  checkCudaErrors(cudaFuncGetAttributes(&rolled, my_first_kernel<64>));
+  checkCudaErrors(cudaFuncGetAttributes(&unrolled, my_unrolled_kernel<64>));
+  printf("size 64: local memory a thread: %zu bytes in loops, %zu bytes unrolled\n", rolled.localSizeBytes,
+         unrolled.localSizeBytes);
+  if (unrolled.localSizeBytes == 0) return 0;
+  printf("size 64, unrolled: xl is still in local memory: unroll every loop (#pragma unroll)\n");
+  return 1;
 }
 
 // against the double-precision gold. Every xl[i] is expf's result (within 2 ulp, CUDA's documented bound) and
@@ -115,21 +143,25 @@ int main(int argc, char **argv) {
   int bad = 0;
   // the course's two sizes, printed in full
   printf("size 2:\n");
-  run_size<2>(h_x, d_x, n, nthreads);
+  run_kernel(my_first_kernel<2>, h_x, d_x, n, nthreads);
   bad += check_size("size 2", h_x, h_gold, n, 2, 1);
   printf("size 3:\n");
-  run_size<3>(h_x, d_x, n, nthreads);
+  run_kernel(my_first_kernel<3>, h_x, d_x, n, nthreads);
   bad += check_size("size 3", h_x, h_gold, n, 3, 1);
 
   // step 4: larger sizes -- registers (16), local memory (64), registers and spills (256)
   printf("size 16:");
-  run_size<16>(h_x, d_x, n, nthreads);
+  run_kernel(my_first_kernel<16>, h_x, d_x, n, nthreads);
   bad += check_size("size 16", h_x, h_gold, n, 16, 0);
   printf("size 64:");
-  run_size<64>(h_x, d_x, n, nthreads);
+  run_kernel(my_first_kernel<64>, h_x, d_x, n, nthreads);
   bad += check_size("size 64", h_x, h_gold, n, 64, 0);
+  printf("size 64, unrolled:"); // the experiment: the same loops unrolled, the array in registers
+  run_kernel(my_unrolled_kernel<64>, h_x, d_x, n, nthreads);
+  bad += check_size("size 64, unrolled", h_x, h_gold, n, 64, 0);
+  bad += check_local_memory();
   printf("size 256:");
-  run_size<256>(h_x, d_x, n, nthreads);
+  run_kernel(my_first_kernel<256>, h_x, d_x, n, nthreads);
   bad += check_size("size 256", h_x, h_gold, n, 256, 0);
 
   // indexed at run time: xl[16] in local memory, m of it used
@@ -144,5 +176,5 @@ int main(int argc, char **argv) {
   free(h_x);
   free(h_gold);
 
-  return result_check(!bad, "%d of 6 kernels disagree with the gold", bad);
+  return result_check(!bad, "%d of 8 checks failed (7 kernels against the gold, and local memory)", bad);
 }

@@ -18,7 +18,6 @@ COPIES = [
     ("prac1/prac1d.cu", "prac1/exercises/prac1d.cu"),
     ("prac4/softmax_online_solve.cu", "prac4/exercises/softmax_online_solve.cu"),
     ("prac6/prac6b.cu", "prac6/exercises/prac6b.cu"),
-    ("prac6/prac6c.cu", "prac6/exercises/prac6c.cu"),
     ("prac7/trid.cu", "prac7/exercises/trid.cu"),
     ("prac7/trid_shfl.cu", "prac7/exercises/trid_shfl.cu"),
     ("prac8/scan.cu", "prac8/exercises/scan.cu"),

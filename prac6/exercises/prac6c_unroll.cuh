@@ -1,0 +1,23 @@
+/*
+ * exercises/prac6c_unroll.cuh -- practical 6, step 4's experiment: keep size 64's array in registers.
+ *
+ * my_unrolled_kernel is my_first_kernel (../prac6c.cu) again. At size 64 ptxas leaves its loops as loops, so
+ * xl[i] is indexed at run time and the array goes to local memory (ptxas: "256 bytes stack frame"). Make every
+ * index into xl a compile-time constant: unroll the loops completely (the TODO(step 4)s). Then
+ *   make exercises/prac6c && ./exercises/prac6c
+ * prints the local memory of both size-64 kernels and ends RESULT: PASS once the unrolled one has none; ptxas's
+ * lines for both are in .obj/exercises/prac6c/prac6c.cu.log. The finished file is ../prac6c_unroll.cuh.
+ */
+template <int size>
+__global__ void my_unrolled_kernel(float *x, int n) {
+  float xl[size];
+  int tid = threadIdx.x + blockDim.x * blockIdx.x;
+  if (tid >= n) return;
+  // TODO(step 4): unroll this loop completely: #pragma unroll on the line before it ...
+  for (int i = 0; i < size; i++) xl[i] = expf(-(float)XL_DECAY * (float)i * (float)tid);
+  float sum = 0.0f;
+  // TODO(step 4): ... and both of these (the inner one too), so that every index into xl is a constant
+  for (int i = 0; i < size; i++)
+    for (int j = 0; j < size; j++) sum += xl[i] * xl[j];
+  x[tid] = sum;
+}
