@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
   return gold_verdict(&st, "u");
 }
 
-#else // laplace3d_ladder: every step on one grid, each checked, then one table
+#else // laplace3d_ladder: every kernel on one grid, each checked, then one table
 #include "stencil/steps.cuh" // the steps in the order of the table, as ladder.h calls them
 
 int main(int argc, char **argv) {
@@ -190,10 +190,10 @@ int main(int argc, char **argv) {
       {"nx", ARG_INT, &NX, 3, 65535, "grid points in i (boundary included)"},
       {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
       {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
-      {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations each step's check runs"},
-      {"T", ARG_INT, &T, 1, 7, "step 4's sweeps a pass (TB_SWEEPS; 7 needs TB_BLOCK_Y of 48 or less)"},
+      {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations each kernel's check runs"},
+      {"T", ARG_INT, &T, 1, 7, "kernel 4's sweeps a pass (TB_SWEEPS; 7 needs TB_BLOCK_Y of 48 or less)"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
-      {"bench", ARG_FLAG, &bench, 0, 1, "time every step and the copy, print the table and BENCH lines"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "time every kernel and the copy, print the table and BENCH lines"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
@@ -216,7 +216,7 @@ int main(int argc, char **argv) {
   s3_fast.prepare(&c.a3, &c.b3, dev);
   s4_tb.prepare(&c.a4, &c.b4, dev);
   s3_fast.configure(&c.a3, &c.b3);
-  printf("Grid dimensions: %d x %d x %d, each step checked after %d iterations\n", NX, NY, NZ, REPEAT);
+  printf("Grid dimensions: %d x %d x %d, each kernel checked after %d iterations\n", NX, NY, NZ, REPEAT);
 
   float *h_u0 = (float *)malloc(bytes), *h_gold = (float *)malloc(bytes), *h_tmp = (float *)malloc(bytes);
   c.h_out = (float *)malloc(bytes);
@@ -244,7 +244,7 @@ int main(int argc, char **argv) {
     bench_ref ref = bench_reference(dev, moved, reps);
     char header[192], size[64];
     snprintf(header, sizeof(header),
-             "\n%d x %d x %d, %.1f MB a sweep; copy %.1f GB/s, peak %.1f GB/s (step 4: ms a sweep, effective GB/s)\n"
+             "\n%d x %d x %d, %.1f MB a sweep; copy %.1f GB/s, peak %.1f GB/s (kernel 4: ms a sweep, effective GB/s)\n"
              "  kernel                ms      GB/s   %% copy   x copy",
              NX, NY, NZ, moved * 1e-6, ref.copy_GBps, ref.peak_GBps);
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
@@ -265,6 +265,6 @@ int main(int argc, char **argv) {
   free(h_gold);
   free(h_tmp);
   free(c.h_out);
-  return result_check(ok, "a step's result differs from the gold (see above)");
+  return result_check(ok, "a kernel's result differs from the gold (see above)");
 }
 #endif
