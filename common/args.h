@@ -32,14 +32,15 @@ typedef enum {
   ARG_INT,    /* value points to int       */
   ARG_LONG,   /* value points to long long */
   ARG_DOUBLE, /* value points to double    */
-  ARG_FLAG    /* value points to int: "-name" sets 1, "-name=0" / "-name=1" set it explicitly */
+  ARG_FLAG,   /* value points to int: "-name" sets 1, "-name=0" / "-name=1" set it explicitly */
+  ARG_WORD    /* value points to const char *: the word after "=", which the program checks (args_fail) */
 } arg_type;
 
 typedef struct {
   const char *name; /* without the dash: "nblocks" matches -nblocks=... */
   arg_type type;
   void *value;     /* holds the default on entry */
-  double min, max; /* inclusive range for ARG_INT, ARG_LONG and ARG_DOUBLE */
+  double min, max; /* inclusive range for ARG_INT, ARG_LONG and ARG_DOUBLE (ARG_WORD: unused) */
   const char *help;
 } arg_spec;
 
@@ -126,6 +127,13 @@ static inline int args_set(const arg_spec *spec, const char *arg, const char *va
       return ARGS_BAD;
     }
     *(double *)spec->value = dv;
+    return ARGS_OK;
+  case ARG_WORD:
+    if (val == NULL || val[0] == '\0') {
+      snprintf(msg, len, "%s needs a value: -%s=WORD", arg, spec->name);
+      return ARGS_BAD;
+    }
+    *(const char **)spec->value = val; /* points into argv, which lives as long as the program */
     return ARGS_OK;
   }
   snprintf(msg, len, "%s: internal error (unknown option type)", arg);
@@ -218,6 +226,9 @@ static inline void args_usage(const char *prog, const arg_spec *specs, int nspec
       break;
     case ARG_FLAG:
       printf("  -%s\t%s\n", o->name, o->help);
+      break;
+    case ARG_WORD:
+      printf("  -%s=WORD\t%s (default %s)\n", o->name, o->help, *(const char *const *)o->value);
       break;
     }
   }

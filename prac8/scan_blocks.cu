@@ -4,6 +4,8 @@
  *   -kernel=0  cub::DeviceScan::ExclusiveSum, temporary storage allocated once        scans/s0_cub.cuh
  *   -kernel=1  scan_three (step 3): three kernels, the tile totals scanned recursively  scans/s1_three.cuh
  *   -kernel=2  scan_lookback (step 4): one kernel, an atomic ticket, decoupled look-back scans/s2_lookback.cuh
+ *              -walk=warp (the default, step 4b): warp 0 looks back 32 tiles a round;
+ *              -walk=lane (step 4a, the stepping stone): lane 0 alone walks back one tile at a time
  *   -kernel=3  scan_lookback_fixed (step 4, deterministic): the same kernel with a look-back that adds the
  *              same values in the same order on every run                               scans/s3_lookback_fixed.cuh
  * Kernels 2 and 3 are one kernel (scans/scan_lookback.cuh: the tile in shared memory, step 5's prefetch into
@@ -14,7 +16,8 @@
  * -int (ints, exact), or -random (floats in [0,1): a tolerance from N, see below). -repeat=K runs the
  * look-back kernels (2 and 3, or the one chosen) K times and compares every output with the first, bit for
  * bit. -bench times each kernel and CUB against a device-to-device copy of the same bytes, in this run.
- * Built with -DEXERCISE (make exercises: ./exercises/scan_blocks), step 4 is exercises/s2_lookback.cuh.
+ * Built with -DEXERCISE (make exercises: ./exercises/scan_blocks), step 4 is exercises/s2_lookback.cuh: its
+ * TODO(step 4a) first, run with -kernel=2 -walk=lane until it passes, then its TODO(step 4b), without -walk.
  *   nvcc -O3 -arch=native -I../common scan_blocks.cu prac8_gold.c -o scan_blocks
  */
 #include <math.h>
@@ -47,8 +50,9 @@
 // the largest N: 2^29 elements (2 GiB an array; the gold needs 4 GiB more on the host)
 #define MAX_N (1LL << 29)
 
+// (-walk=lane puts step 4a's one-lane walk, scan_lookback_lane, in kernel 2's place)
 static const char *method_name[4] = {"cub_scan", "scan_three", "scan_lookback", "scan_lookback_fixed"};
-static const timed_fn method_fn[4] = {run_cub, run_three, run_lookback, run_lookback_fixed};
+static timed_fn method_fn[4] = {run_cub, run_three, run_lookback, run_lookback_fixed};
 
 // has a look-back given up waiting (SPIN_LIMIT)?
 static int lookback_gave_up(const scan_plan *p) {
@@ -71,9 +75,12 @@ static void bench_keys(void *ctx, int k, const double *ms, char *prog, size_t np
 int main(int argc, char **argv) {
   long long n = 1 << 24;
   int kernel = -1, use_int = 0, random = 0, repeat = 0, bench = 0, reps = 20, seed = 1, ahead = -1;
+  const char *walk = "warp";
   arg_spec opts[] = {
       {"n", ARG_LONG, &n, 1, (double)MAX_N, "number of elements"},
       {"kernel", ARG_INT, &kernel, -1, 3, "0 CUB, 1 three kernels, 2 look-back, 3 fixed look-back; -1 all four"},
+      {"walk", ARG_WORD, &walk, 0, 0,
+       "kernel 2's look-back (step 4): warp, 32 tiles a round (4b), or lane, one tile at a time (4a)"},
       {"int", ARG_FLAG, &use_int, 0, 1, "scan ints instead of whole-number floats"},
       {"random", ARG_FLAG, &random, 0, 1, "random floats in [0,1) (checked to a tolerance) instead"},
       {"repeat", ARG_INT, &repeat, 0, 1000, "run the look-back kernel(s) this many times more: identical output?"},
@@ -84,6 +91,10 @@ int main(int argc, char **argv) {
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   if (use_int && random) args_fail("-int and -random exclude each other");
+  int lane_walk = strcmp(walk, "lane") == 0;
+  if (!lane_walk && strcmp(walk, "warp") != 0) args_fail("-walk=%s: kernel 2's walks back are warp and lane", walk);
+  if (args_given(argc, argv, "walk") && kernel != 2) args_fail("-walk=%s is kernel 2's look-back: add -kernel=2", walk);
+  if (lane_walk) method_name[2] = "scan_lookback_lane", method_fn[2] = run_lookback_lane; // step 4a
   int dev = findCudaDevice(argc, argv);
 
   size_t N = (size_t)n, bytes = N * 4;
@@ -131,7 +142,8 @@ int main(int argc, char **argv) {
   // D <= R + 14 = 28.
   //   The decoupled look-back adds at most 6 roundings a tile it passes on its way back to a P, and the chain
   // of P's can pass through every tile: D <= 32 + 8 nb (nb tiles of 4096, more than there are of LB_TILE)
-  // covers CUB's look-back and the three kernels as well (D <= 32 a level).
+  // covers CUB's look-back and the three kernels as well (D <= 32 a level), and the one-lane walk (step 4a:
+  // one rounding a tile it passes, and two a link of the chain of P's).
   //   The fixed look-back (kernel 3) has a tree that does not grow with the chain: the A's 5, the S's 5 + 5,
   // P(h) one more than P(h-1) and 10, two adds: D <= (R + 14) + 2 + 11 + nbl / 1024 (nbl tiles of LB_TILE).
   // At 2^28 that is 4.6e-6 rather than the decoupled bound's 3.2e-2, tight enough that a lost tile near the

@@ -219,6 +219,20 @@ TEST(args_help) {
   CHECK(parse(2, h3, o, 1, msg) == ARGS_HELP);
 }
 
+TEST(args_words) {
+  const char *walk = "warp";
+  arg_spec o[] = {{"walk", ARG_WORD, &walk, 0, 0, ""}};
+  char msg[ARG_MSG_LEN];
+  const char *none[] = {"prog"}, *lane[] = {"prog", "-walk=lane"}, *empty[] = {"prog", "-walk="},
+             *bare[] = {"prog", "-walk"};
+  CHECK(parse(1, none, o, 1, msg) == ARGS_OK && strcmp(walk, "warp") == 0);
+  CHECK(parse(2, lane, o, 1, msg) == ARGS_OK && strcmp(walk, "lane") == 0); /* the program checks the word */
+  walk = "warp";
+  CHECK(parse(2, empty, o, 1, msg) == ARGS_BAD && strstr(msg, "needs a value") != NULL);
+  CHECK(parse(2, bare, o, 1, msg) == ARGS_BAD && strchr(msg, '\n') == NULL);
+  CHECK(strcmp(walk, "warp") == 0); /* nothing bad was stored */
+}
+
 /* ---- timing.h (host part) ---- */
 
 TEST(median) {
@@ -412,6 +426,7 @@ int main(void) {
   RUN(args_rejects_negative_and_out_of_range);
   RUN(args_rejects_overflow);
   RUN(args_help);
+  RUN(args_words);
   RUN(median);
   RUN(probe_no_driver_skips);
   RUN(probe_old_driver_fails);

@@ -1,32 +1,50 @@
 /*
- * exercises/s2_lookback.cuh -- the starting file of practical 8, step 4: scans/s2_lookback.cuh with the
- * decoupled look-back cut out (lookback(), TODO(step 4)). `make exercises` builds ./exercises/scan_blocks from
- * scan_blocks.cu with this file in place of the finished one. Until it is written every tile after the first
- * gets 0 for the sum of the tiles before it, scan_lookback's output is wrong past the first tile, and the
- * program ends RESULT: FAIL (exercise not done: ...). The finished version is ../scans/s2_lookback.cuh.
+ * exercises/s2_lookback.cuh -- the starting file of practical 8, step 4: scans/s2_lookback.cuh with both walks
+ * back cut out. `make exercises` builds ./exercises/scan_blocks from scan_blocks.cu with this file in place of
+ * the finished one. First TODO(step 4a), lookback_lane(): one lane, one tile at a time; run
+ * ./exercises/scan_blocks -kernel=2 -walk=lane -n=1000003 until it passes. Then TODO(step 4b), lookback(): the
+ * same walk with the whole warp, 32 tiles a round; run without -walk. Until a walk is written every tile after
+ * the first gets 0 for the sum of the tiles before it, and its run ends RESULT: FAIL (exercise not done: ...).
+ * The finished versions are in ../scans/s2_lookback.cuh.
  */
 #ifndef PRAC8_S2_LOOKBACK_CUH
 #define PRAC8_S2_LOOKBACK_CUH
 
 // what the verdict line tells the learner (before gold_check.h, which lookback_status.cuh includes)
-#define EXERCISE_TODO "fill in the TODO(step 4) in exercises/s2_lookback.cuh"
+#define EXERCISE_TODO \
+  "fill in the TODO(step 4a) in exercises/s2_lookback.cuh for -walk=lane, then the TODO(step 4b) for the default"
 
 #include "../scans/lookback_status.cuh"
 
-// Warp 0 finds the sum of every tile before `tile`. Lane l looks at tile - 1 - l, 32 predecessors at a
-// time: each lane waits until its tile has published something; then the lanes up to the nearest P are
-// summed (A values of the tiles in between, then the P), and if there was no P the warp moves 32 tiles
-// further back. Tiles before 0 count as P with value 0.
+// A status word w (of tile idx, in this launch's epoch) and what it holds:
+//   w = *(volatile unsigned long long *)&status[idx];   one 8-byte load: flag and value arrive together
+//   published(w, epoch)           has the tile published anything yet in this launch?
+//   (unsigned)(w >> 32) & 3u      its flag: FLAG_A (the tile's own total) or FLAG_P (all up to and including it)
+//   from_bits<T>((unsigned)w)     its value
+// Not published yet: __nanosleep(64) and read it again; after SPIN_LIMIT tries, atomicExch(error, 1) and stop
+// waiting (a bug, reported rather than hanging the GPU).
+
+// Step 4a: lane 0 of warp 0 alone finds the sum of every tile before `tile`, one tile at a time.
+template <typename T>
+__device__ T lookback_lane(unsigned long long *status, int tile, unsigned epoch, int *error) {
+  // TODO(step 4a): for pred = tile - 1, tile - 2, ..., 0: wait until tile pred has published; add its value;
+  // if its flag is FLAG_P you have everything before `tile`: stop. (An A is that tile's total alone: go on to
+  // pred - 1. Tile 0 publishes P at once, so the walk always ends.)
+  (void)status, (void)tile, (void)epoch, (void)error;
+  return (T)0;
+}
+
+// Step 4b: the same walk, 32 tiles a round. Warp 0 finds the sum of every tile before `tile`. Lane l looks
+// at tile - 1 - l, 32 predecessors at a time: each lane waits until its tile has published something; then
+// the lanes up to the nearest P are summed (A values of the tiles in between, then the P), and if there was
+// no P the warp moves 32 tiles further back. Tiles before 0 count as P with value 0.
 template <typename T>
 __device__ T lookback(unsigned long long *status, int tile, unsigned epoch, int lane, int *error) {
-  // TODO(step 4): return the sum of every tile before `tile`, looking back 32 tiles at a time: lane l reads
-  // the status word of tile (pred - l) for pred = tile - 1, tile - 33, ... (tiles before 0 count as P with
-  // value 0). Read a word w with *(volatile unsigned long long *)&status[idx]; published(w, epoch) says
-  // whether it was published in this launch; the flag is (unsigned)(w >> 32) & 3u (FLAG_A or FLAG_P) and the
-  // value from_bits<T>((unsigned)w). Spin until it is published (after SPIN_LIMIT tries,
-  // atomicExch(error, 1) and stop waiting). Then __ballot_sync finds the nearest P (the lowest lane with
-  // FLAG_P); the lanes up to and including it add their values (a __shfl_xor_sync reduction); stop if there
-  // was a P, else go 32 tiles further back.
+  // TODO(step 4b): return the sum of every tile before `tile`, looking back 32 tiles at a time: lane l reads
+  // the status word of tile idx = pred - l for pred = tile - 1, tile - 33, ... (idx < 0: count it as FLAG_P
+  // with value 0) and waits for it as in step 4a. Then __ballot_sync finds the nearest P (the lowest lane
+  // with FLAG_P); the lanes up to and including it (all 32 if none) add their values (a __shfl_xor_sync
+  // reduction); stop if there was a P, else go 32 tiles further back. Every lane must reach the ballot.
   (void)status, (void)tile, (void)epoch, (void)lane, (void)error;
   return (T)0;
 }

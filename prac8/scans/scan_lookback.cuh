@@ -3,7 +3,8 @@
  * the bus. Its tiles (LB_TILE = 7168 elements) are held in shared memory, 128 threads of 14 rounds a warp; a
  * block takes its tile from an atomic ticket (not blockIdx.x: the order blocks start in is not promised, and
  * a block that waits for a tile nobody has started yet waits for ever), publishes its total at once, scans
- * its tile, and only then looks back: lookback() (scans/s2_lookback.cuh, -kernel=2) or lookback_fixed()
+ * its tile, and only then looks back: lookback() (scans/s2_lookback.cuh, -kernel=2), lookback_lane() (the
+ * same file, step 4a: -kernel=2 -walk=lane, kernel scan_lookback_lane) or lookback_fixed()
  * (scans/s3_lookback_fixed.cuh, -kernel=3). Step 5: each block prefetches the tile `ahead` places on into L2.
  * Tunables (-D on the nvcc line): LB_TILE, LB_UNROLL, LB_MINB.
  */
@@ -47,13 +48,18 @@ static_assert(LB_ROUNDS + 14 <= 32 && LB_TILE >= SCAN_TILE && LB_WARPS == 4, "se
 #define LB_MINB 7
 #endif
 static constexpr int lb_unroll = LB_UNROLL;
-// FIXED: the deterministic look-back (lookback_fixed, status words st_a, st_s, st_p in one array: st_s at
-// status + fixed_s, st_p at status + fixed_p); else the decoupled look-back of the course
-template <typename T, bool FIXED>
-__global__ void __launch_bounds__(LB_THREADS, LB_MINB)
-    scan_lookback(const T *in, T *out, size_t n, unsigned *ticket, unsigned ticket_base,
-                  unsigned long long *status, size_t fixed_s, size_t fixed_p, unsigned epoch, int *error,
-                  unsigned ahead) {
+
+// the look-back a block does: the decoupled look-back of the course, warp-wide (lookback, -kernel=2) or one
+// lane at a time (lookback_lane, step 4a: -kernel=2 -walk=lane), or the deterministic one (lookback_fixed,
+// -kernel=3: status words st_a, st_s, st_p in one array, st_s at status + fixed_s, st_p at status + fixed_p)
+enum lb_walk { WALK_WARP, WALK_LANE, WALK_FIXED };
+
+// one block's tile, start to end; the kernels below differ only in WALK
+template <typename T, lb_walk WALK>
+__device__ __forceinline__ void scan_lookback_tile(const T *in, T *out, size_t n, unsigned *ticket,
+                                                   unsigned ticket_base, unsigned long long *status, size_t fixed_s,
+                                                   size_t fixed_p, unsigned epoch, int *error, unsigned ahead) {
+  constexpr bool FIXED = (WALK == WALK_FIXED);
   typedef typename vec4_of<T>::type V;
   __shared__ V s_v[LB_VECS];
   __shared__ T s_warp_total[LB_WARPS], s_warp_offset[LB_WARPS];
@@ -151,7 +157,11 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
     if (FIXED) {
       excl = lookback_fixed<T>(status, status + fixed_s, status + fixed_p, tile, agg, epoch, lane, error);
     } else if (tile > 0) {
-      excl = lookback<T>(status, tile, epoch, lane, error);
+      if (WALK == WALK_LANE) { // step 4a: lane 0 alone, one tile at a time
+        if (lane == 0) excl = lookback_lane<T>(status, tile, epoch, error);
+      } else {
+        excl = lookback<T>(status, tile, epoch, lane, error);
+      }
       if (lane == 0) publish(status, tile, epoch, FLAG_P, to_bits(excl + agg));
     }
     if (lane == 0) s_tile_prefix = excl;
@@ -176,6 +186,26 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
   }
 }
 
+// FIXED: the deterministic look-back (-kernel=3); else the warp-wide decoupled look-back (-kernel=2)
+template <typename T, bool FIXED>
+__global__ void __launch_bounds__(LB_THREADS, LB_MINB)
+    scan_lookback(const T *in, T *out, size_t n, unsigned *ticket, unsigned ticket_base,
+                  unsigned long long *status, size_t fixed_s, size_t fixed_p, unsigned epoch, int *error,
+                  unsigned ahead) {
+  scan_lookback_tile<T, FIXED ? WALK_FIXED : WALK_WARP>(in, out, n, ticket, ticket_base, status, fixed_s, fixed_p,
+                                                        epoch, error, ahead);
+}
+
+// step 4a (-kernel=2 -walk=lane): the same kernel with the one-lane walk, a kernel of its own so that the two
+// above stay as they are
+template <typename T>
+__global__ void __launch_bounds__(LB_THREADS, LB_MINB)
+    scan_lookback_lane(const T *in, T *out, size_t n, unsigned *ticket, unsigned ticket_base,
+                       unsigned long long *status, size_t fixed_s, size_t fixed_p, unsigned epoch, int *error,
+                       unsigned ahead) {
+  scan_lookback_tile<T, WALK_LANE>(in, out, n, ticket, ticket_base, status, fixed_s, fixed_p, epoch, error, ahead);
+}
+
 // ---- the host side ------------------------------------------------------------------------------
 
 static unsigned num_lb_tiles(size_t n) { return (unsigned)((n + LB_TILE - 1) / LB_TILE); }
@@ -184,7 +214,7 @@ static unsigned num_lb_tiles(size_t n) { return (unsigned)((n + LB_TILE - 1) / L
 // 1024; fixed_s and fixed_p are where the last two parts start
 static size_t status_words(unsigned nb) { return (size_t)nb + (nb / 32 + 1) + (nb / 1024 + 1); }
 
-template <typename T, bool FIXED> static void scan_one(scan_plan *p) {
+template <typename T, lb_walk WALK> static void scan_one(scan_plan *p) {
   unsigned nb = num_lb_tiles(p->n);
   p->epoch = (p->epoch + 1) & 0x3FFFFFFFu; // 30 bits in the status word
   if (p->epoch == 0) { // after 2^30 launches: clear the words so that epoch 1 starts clean
@@ -192,25 +222,39 @@ template <typename T, bool FIXED> static void scan_one(scan_plan *p) {
     p->epoch = 1;
   }
   size_t fixed_s = nb, fixed_p = (size_t)nb + nb / 32 + 1;
-  scan_lookback<T, FIXED><<<nb, LB_THREADS>>>((const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket,
-                                                p->ticket_base, p->d_status, fixed_s, fixed_p, p->epoch, p->d_error,
-                                                p->ahead);
-  getLastCudaError("scan_lookback execution failed");
+  if (WALK == WALK_LANE) {
+    scan_lookback_lane<T><<<nb, LB_THREADS>>>((const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket, p->ticket_base,
+                                              p->d_status, fixed_s, fixed_p, p->epoch, p->d_error, p->ahead);
+    getLastCudaError("scan_lookback_lane execution failed");
+  } else {
+    scan_lookback<T, WALK == WALK_FIXED><<<nb, LB_THREADS>>>((const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket,
+                                                             p->ticket_base, p->d_status, fixed_s, fixed_p, p->epoch,
+                                                             p->d_error, p->ahead);
+    getLastCudaError("scan_lookback execution failed");
+  }
   p->ticket_base += nb; // the counter is never reset: the next launch's tiles start where these ended
 }
 
 static void run_lookback(void *arg) {
   scan_plan *p = (scan_plan *)arg;
   if (p->is_int)
-    scan_one<int, false>(p);
+    scan_one<int, WALK_WARP>(p);
   else
-    scan_one<float, false>(p);
+    scan_one<float, WALK_WARP>(p);
+}
+
+static void run_lookback_lane(void *arg) { // step 4a
+  scan_plan *p = (scan_plan *)arg;
+  if (p->is_int)
+    scan_one<int, WALK_LANE>(p);
+  else
+    scan_one<float, WALK_LANE>(p);
 }
 
 static void run_lookback_fixed(void *arg) {
   scan_plan *p = (scan_plan *)arg;
   if (p->is_int)
-    scan_one<int, true>(p);
+    scan_one<int, WALK_FIXED>(p);
   else
-    scan_one<float, true>(p);
+    scan_one<float, WALK_FIXED>(p);
 }
