@@ -51,7 +51,7 @@ static void run_call(void *p) {
   c->run(c->d_in, c->d_k, c->d_out, c->n, c->m);
 }
 
-// step k at kernel size c->m on a poisoned output, against the gold
+// kernel k at kernel size c->m on a poisoned output, against the gold
 static int check_step(int k, conv_call *c, const float *h_in, const float *h_k, const double *gold, const double *ay,
                       float *h_out, int verbose) {
   int nout = c->n - c->m + 1;
@@ -89,7 +89,7 @@ static int check_step(int k, conv_call *c, const float *h_in, const float *h_k, 
   return ok;
 }
 
-// -bench and -sweep, through common/ladder.h at each kernel size: check every step, time every step, and the
+// -bench and -sweep, through common/ladder.h at each kernel size: check every kernel, time every kernel, and the
 // BENCH lines; the table is this runner's own, a kernel size a row
 typedef struct {
   conv_call *call;
@@ -121,8 +121,8 @@ int main(int argc, char **argv) {
       {"n", ARG_INT, &n, 1, 1 << 28, "input_size"},
       {"m", ARG_INT, &m, 1, MAX_KERNEL, "kernel_size (at most input_size)"},
       {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the kernel: 0 cuFFT, 1 constant memory, 2 shared memory"},
-      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step at this size"},
-      {"sweep", ARG_FLAG, &sweep, 0, 1, "check and time every step for kernel sizes 3, 7, .. 2047"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel at this size"},
+      {"sweep", ARG_FLAG, &sweep, 0, 1, "check and time every kernel for kernel sizes 3, 7, .. 2047"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions (the median is used)"},
   };
@@ -219,5 +219,5 @@ int main(int argc, char **argv) {
   free(h_out);
   free(gold);
   free(ay);
-  return ok ? result_pass() : result_fail("a step's output is outside its tolerance (see above)");
+  return ok ? result_pass() : result_fail("a kernel's output is outside its tolerance (see above)");
 }

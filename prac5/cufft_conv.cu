@@ -28,7 +28,7 @@
 
 #define BLOCK_THREADS 256
 
-// step 3: one thread per frequency; X becomes X * H / P in place
+// the pointwise product: one thread per frequency; X becomes X * H / P in place
 __global__ void complex_mul_scale(cufftComplex *X, const cufftComplex *__restrict__ H, int n, float scale) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
   fill_uniform(h_h, (size_t)nh, (unsigned)seed + 1u, -1.0f, 1.0f);
   printf("signal %d, filter %d: full convolution of %lld, FFT length P = %lld\n", nx, nh, ny, P);
 
-  // step 1: zero-padded copies on the device
+  // zero-padded copies on the device
   fft_conv c;
   c.P = P;
   c.nfreq = nfreq;
@@ -111,8 +111,8 @@ int main(int argc, char **argv) {
   float ms_once = event_timer_stop(&t);
   checkCudaErrors(cudaMemcpy(h_y, c.d_y, (size_t)ny * sizeof(float), cudaMemcpyDeviceToHost));
 
-  // timing: the same four steps again and again (x and h stay as they were: the forward transforms are
-  // out of place and read them only)
+  // timing: the same four phases (pad, forward, product, inverse) again and again (x and h stay as they were:
+  // the forward transforms are out of place and read them only)
   float ms = time_median_ms(run_fft_conv, &c, 3, reps);
   printf("FFT convolution: first call %.4f ms; median of %d: %.4f ms\n", ms_once, reps, ms);
 

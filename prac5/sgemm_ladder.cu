@@ -1,27 +1,27 @@
 /*
  * sgemm_ladder.cu -- practical 5, step 5: the SGEMM ladder. C = A B in FP32, LeetGPU's problem (A is M x N, B is
  * N x K, C is M x K, row-major; solve(const float *A, const float *B, float *C, int M, int N, int K)), from
- * one thread per output to most of cuBLAS's speed, one step per file:
+ * one thread per output to most of cuBLAS's speed, one kernel per file:
  *   -kernel=0  cublasSgemm (FP32, no tensor cores)                       sgemm/k0_cublas.cuh
  *   -kernel=1  naive: one thread per element of C                         sgemm/k1_naive.cuh
  *   -kernel=2  shared-memory tiles                                        sgemm/k2_shared.cuh
  *   -kernel=3  register blocking: 8 outputs a thread down a column        sgemm/k3_reg_block.cuh
  *   -kernel=4  2-D 8 x 8 register tiles, 16-byte loads                    sgemm/k4_2d_tiles.cuh
  *   -kernel=5  warp tiles, no bank conflicts, double buffering            sgemm/k5_double_buffer.cuh
- *   -kernel=6  step 5 with tiles twice as deep along N (16)               sgemm/k6_deep_tiles.cuh
+ *   -kernel=6  kernel 5 with tiles twice as deep along N (16)             sgemm/k6_deep_tiles.cuh
  *   -kernel=7  8 x 16 outputs a thread, a cp.async pipeline                sgemm/k7_pipeline.cuh
  *
- * The oracle, for every step: the product in double on the host (every row, or evenly spaced rows when the
+ * The oracle, for every kernel: the product in double on the host (every row, or evenly spaced rows when the
  * product is large), and cuBLAS on the same inputs (every element). An element of C is a dot product of N
  * float products; in any order of additions its error is at most gamma(N) s, where s = sum |A||B| of its
- * terms and gamma(N) = N u / (1 - N u), u = 2^-24 (Higham, 3.1). So each step must be within gamma(N) s_max
+ * terms and gamma(N) = N u / (1 - N u), u = 2^-24 (Higham, 3.1). So each kernel must be within gamma(N) s_max
  * of the gold, and within 2 gamma(N) s_bound of cuBLAS, s_bound = max_m sum_n |A[m][n]| * max |B|, a bound
  * on s for every element that costs one pass over A and B.
- * -bench checks every step, then times each (median of -reps) and prints one table: ms, TFLOP/s and the
- * ratio to cuBLAS, and a BENCH line per step.
+ * -bench checks every kernel, then times each (median of -reps) and prints one table: ms, TFLOP/s and the
+ * ratio to cuBLAS, and a BENCH line per kernel.
  *   nvcc -O3 -arch=native -I. -I../common sgemm_ladder.cu prac5_gold.c -lcublas -o sgemm_ladder
  */
-// make exercises: ./exercises/sgemm_ladder, built with -DEXERCISE, runs step 2 from the learner's file,
+// make exercises: ./exercises/sgemm_ladder, built with -DEXERCISE, runs kernel 2 from the learner's file,
 // exercises/k2_shared.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)
 #ifdef EXERCISE
 #define EXERCISE_TODO "fill in the TODO(step 5)s in exercises/k2_shared.cuh"
@@ -46,7 +46,7 @@
 #include "sgemm/k1_naive.cuh"
 #ifndef EXERCISE
 #include "sgemm/k2_shared.cuh"
-#else // make exercises: step 2 with the lesson cut out
+#else // make exercises: kernel 2 with the lesson cut out
 #include "exercises/k2_shared.cuh"
 #endif
 #include "sgemm/k3_reg_block.cuh"
@@ -55,7 +55,7 @@
 #include "sgemm/k6_deep_tiles.cuh"
 #include "sgemm/k7_pipeline.cuh"
 
-// the step run without -kernel: the fastest; the starting file makes it the step left to write, so that
+// the kernel run without -kernel: the fastest; the starting file makes it the kernel left to write, so that
 // running it untouched cannot PASS
 #ifndef SGEMM_DEFAULT_KERNEL
 #define SGEMM_DEFAULT_KERNEL 7
@@ -99,7 +99,7 @@ typedef struct {
   float *h_C, *h_rows;
 } sgemm_oracle;
 
-// runs step k on a poisoned C and checks it; prints one line (or the details with verbose)
+// runs kernel k on a poisoned C and checks it; prints one line (or the details with verbose)
 static int check_step(int k, sgemm_call *c, const sgemm_oracle *o, int verbose) {
   size_t nC = (size_t)o->M * o->K;
   checkCudaErrors(cudaMemset(c->d_C, 0xff, nC * sizeof(float))); // NaN: an element never written cannot pass
@@ -132,7 +132,7 @@ static int check_step(int k, sgemm_call *c, const sgemm_oracle *o, int verbose) 
   return ok;
 }
 
-// -bench, through common/ladder.h: cuBLAS (step 0) is checked first, as the reference of every other step
+// -bench, through common/ladder.h: cuBLAS (kernel 0) is checked first, as the reference of every other kernel
 typedef struct {
   sgemm_call *call;
   const sgemm_oracle *o;
@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
       {"N", ARG_INT, &N, 1, 1 << 20, "columns of A, rows of B (the length of each dot product)"},
       {"K", ARG_INT, &K, 1, 1 << 20, "columns of B and C"},
       {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the kernel: 0 cuBLAS, 1 to 7 the ladder"},
-      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step, print the table and BENCH lines"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel, print the table and BENCH lines"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
   };
@@ -220,7 +220,7 @@ int main(int argc, char **argv) {
                     2.0 * gamma_k(N, U_FP32) * amax_row * bmax, NULL, h_C, h_rows};
   sgemm_call call = {run_cublas, d_A, d_B, d_C, M, N, K};
 
-  // cuBLAS first: checked against the gold, then the reference for every other step
+  // cuBLAS first: checked against the gold, then the reference for every other kernel
   int ok = check_step(0, &call, &o, !bench && kernel == 0);
   memcpy(h_ref, h_C, nC * sizeof(float));
   o.h_ref = h_ref;
@@ -236,7 +236,7 @@ int main(int argc, char **argv) {
              "  kernel              ms   TFLOP/s   %% of cuBLAS",
              M, N, K);
     snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
-    ladder L = {NSTEPS, names, NULL, 14, &b, bench_check, bench_run, 2, reps, NULL, // steps, names, calls
+    ladder L = {NSTEPS, names, NULL, 14, &b, bench_check, bench_run, 2, reps, NULL, // kernels, names, calls
                 header, "cuBLAS", 0.0, b.flops, NULL, 0,                            // table: TFLOP/s, % of cuBLAS
                 "5", size, bench_keys};                                            // BENCH lines
     double ms[NSTEPS];

@@ -9,10 +9,10 @@
  *   -kernel=3  the tile padded to TILE + 1 columns               transpose/t3_padded.cuh
  *   -kernel=4  padded, several rows per thread                   transpose/t4_rows.cuh
  * The check is exact: a transpose moves numbers and computes none, so every output must equal the gold's
- * bit for bit. -bench checks every step, then times each next to the copy (median of -reps).
+ * bit for bit. -bench checks every kernel, then times each next to the copy (median of -reps).
  *   nvcc -O3 -arch=native -I. -I../common transpose_ladder.cu prac5_gold.c -lcublas -o transpose_ladder
  */
-// make exercises: ./exercises/transpose_ladder, built with -DEXERCISE, runs step 3 from the learner's file,
+// make exercises: ./exercises/transpose_ladder, built with -DEXERCISE, runs kernel 3 from the learner's file,
 // exercises/t3_padded.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)
 #ifdef EXERCISE
 #define EXERCISE_TODO "fill in the TODO(step 6)s in exercises/t3_padded.cuh"
@@ -30,7 +30,7 @@
 
 #include "prac5_gold.h"
 
-// the step run without -kernel: the fastest; the starting file makes it the step left to write, so that
+// the kernel run without -kernel: the fastest; the starting file makes it the kernel left to write, so that
 // running it untouched cannot PASS
 #ifndef TRANSPOSE_DEFAULT_KERNEL
 #define TRANSPOSE_DEFAULT_KERNEL 4
@@ -43,7 +43,7 @@
 #include "transpose/t2_shared.cuh"
 #ifndef EXERCISE
 #include "transpose/t3_padded.cuh"
-#else // make exercises: step 3 with the lesson cut out
+#else // make exercises: kernel 3 with the lesson cut out
 #include "exercises/t3_padded.cuh"
 #endif
 #include "transpose/t4_rows.cuh"
@@ -71,7 +71,7 @@ static void run_call(void *p) {
   c->run(c->d_in, c->d_out, c->rows, c->cols);
 }
 
-// step k on a poisoned output, compared exactly with the gold
+// kernel k on a poisoned output, compared exactly with the gold
 static int check_step(int k, transpose_call *c, const float *gold, float *h_out, int verbose) {
   size_t n = (size_t)c->rows * c->cols;
   // poison: 0x7f7f7f7f is 3.4e38, a finite float no input holds (so cuBLAS's beta * output stays 0)
@@ -119,7 +119,7 @@ int main(int argc, char **argv) {
       {"rows", ARG_INT, &rows, 1, 524280, "rows of the input (up to 65535 blocks of 8 rows)"},
       {"cols", ARG_INT, &cols, 1, 2147483647, "columns of the input"},
       {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the kernel: 0 cuBLAS, 1 to 4 the ladder"},
-      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step and a copy, print the table and BENCH lines"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel and a copy, print the table and BENCH lines"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the input"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
   };
@@ -163,7 +163,7 @@ int main(int argc, char **argv) {
              "  kernel          ms      GB/s   %% copy   x cuBLAS",
              rows, cols, traffic * 1e-6, ref.copy_GBps, ref.peak_GBps);
     snprintf(size, sizeof(size), "%dx%d", rows, cols);
-    ladder L = {NSTEPS, names, NULL, 8, &b, bench_check, bench_run, 3, reps, NULL, // steps, names, calls
+    ladder L = {NSTEPS, names, NULL, 8, &b, bench_check, bench_run, 3, reps, NULL, // kernels, names, calls
                 header, "cuBLAS", traffic, 0.0, &ref, 9,                           // table: GB/s, x cuBLAS
                 "5", size, bench_keys};                                           // BENCH lines
     double ms[NSTEPS];

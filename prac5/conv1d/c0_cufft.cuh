@@ -1,5 +1,5 @@
 /*
- * conv1d/c0_cufft.cuh -- step 0, the library route: cuFFT. The correlation theorem: the inverse transform
+ * conv1d/c0_cufft.cuh -- kernel 0, the library route: cuFFT. The correlation theorem: the inverse transform
  * of X . conj(H) is the circular correlation y[i] = sum_j x[(i + j) mod P] h[j]. With P >= input_size,
  * the outputs i <= input_size - kernel_size never wrap, so they are the "valid" correlation exactly.
  * Per call: copy the input and the kernel into zero-padded buffers, two R2C transforms, our own kernel for

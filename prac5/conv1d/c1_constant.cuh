@@ -1,5 +1,5 @@
 /*
- * conv1d/c1_constant.cuh -- step 1: direct, with the kernel in constant memory. One thread per output.
+ * conv1d/c1_constant.cuh -- kernel 1: direct, with the kernel in constant memory. One thread per output.
  * At every j all the threads of a warp read the same c_kernel[j]: the constant cache serves one address to
  * a whole warp in one go (a broadcast), which is exactly what it is built for. The input is read from
  * global memory; neighbouring threads read overlapping windows, which L1 serves.

@@ -1,5 +1,5 @@
 /*
- * conv1d/c2_shared.cuh -- step 2: direct, with the kernel and the block's window of the input in shared
+ * conv1d/c2_shared.cuh -- kernel 2: direct, with the kernel and the block's window of the input in shared
  * memory. A block of C2_THREADS threads makes C2_OUT outputs, C2_OUT / C2_THREADS a thread, C2_THREADS
  * apart: it first copies its window, C2_OUT + kernel_size - 1 inputs, and the kernel into shared memory
  * (dynamic: the size depends on kernel_size), synchronises, and then reads only shared memory. s_k[j] is

@@ -1,5 +1,5 @@
 /*
- * sgemm/k0_cublas.cuh -- step 0, the library: cublasSgemm in FP32 (CUBLAS_DEFAULT_MATH: no TF32 tensor
+ * sgemm/k0_cublas.cuh -- kernel 0, the library: cublasSgemm in FP32 (CUBLAS_DEFAULT_MATH: no TF32 tensor
  * cores, the same arithmetic as our kernels). Row-major C = A B is column-major C^T = B^T A^T, so B's
  * array goes first (cublas_sgemm.cu explains the trick). The handle is made once by the runner, outside
  * every timed region.

@@ -1,5 +1,5 @@
 /*
- * sgemm/k1_naive.cuh -- step 1: one thread per element of C, every operand straight from global memory.
+ * sgemm/k1_naive.cuh -- kernel 1: one thread per element of C, every operand straight from global memory.
  * threadIdx.x runs along a row of C, so a warp reads 32 consecutive floats of a row of B (coalesced) and
  * one float of A (a broadcast). Each thread reads 2N floats for 2N flops: the caches do the rest.
  */

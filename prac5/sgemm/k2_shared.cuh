@@ -1,5 +1,5 @@
 /*
- * sgemm/k2_shared.cuh -- step 2: shared-memory tiles. A block of TILE x TILE threads computes a
+ * sgemm/k2_shared.cuh -- kernel 2: shared-memory tiles. A block of TILE x TILE threads computes a
  * TILE x TILE tile of C. It walks along N in steps of TILE: each thread loads one element of A's tile and
  * one of B's into shared memory, the block synchronises, and each thread then reads TILE values of each
  * from shared memory. Every float loaded from global memory is used TILE times: TILE times less traffic.

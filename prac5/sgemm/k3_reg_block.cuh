@@ -1,5 +1,5 @@
 /*
- * sgemm/k3_reg_block.cuh -- step 3: several outputs per thread (register blocking). Step 2 does two
+ * sgemm/k3_reg_block.cuh -- kernel 3: several outputs per thread (register blocking). Kernel 2 does two
  * shared-memory loads per multiply-add. Here each thread computes R3_TM outputs down a column of C: for each
  * n it loads one value of B's tile into a register and reuses it R3_TM times against R3_TM values of A's
  * tile, so shared-memory traffic per multiply-add falls from 2 loads to about 1 + 1/R3_TM. The block tile is

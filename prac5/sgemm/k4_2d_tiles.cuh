@@ -1,5 +1,5 @@
 /*
- * sgemm/k4_2d_tiles.cuh -- step 4: 2-D register tiles and 16-byte loads. Each thread now computes an
+ * sgemm/k4_2d_tiles.cuh -- kernel 4: 2-D register tiles and 16-byte loads. Each thread now computes an
  * R4_TM x R4_TN patch of C. Per n it loads R4_TM values of A and R4_TN of B from shared memory into
  * registers and does R4_TM * R4_TN multiply-adds with them: 16 loads for 64 multiply-adds at 8 x 8. A's
  * tile is stored transposed (As[n][m]), so that a thread's R4_TM values of A are consecutive and, like B's,

@@ -1,12 +1,12 @@
 /*
- * sgemm/k5_double_buffer.cuh -- step 5: warp tiles, conflict-free shared memory, and double buffering.
- * Three changes to step 4, each named where it is made:
+ * sgemm/k5_double_buffer.cuh -- kernel 5: warp tiles, conflict-free shared memory, and double buffering.
+ * Three changes to kernel 4, each named where it is made:
  *  (a) warp tiling: the 8 warps of a block each own a 64 x 32 part of the 128 x 128 tile, and within a
  *      warp a lane owns a 2 x 2 set of 4 x 4 patches, 32 rows and 16 columns apart. A warp's float4 reads
  *      of As then touch 8 distinct, consecutive float4s (128 bytes) and of Bs 4 (64 bytes): no bank
- *      conflicts, where step 4's 8-wide patches make lanes read 32 bytes apart.
+ *      conflicts, where kernel 4's 8-wide patches make lanes read 32 bytes apart.
  *  (b) As padded by R5_PAD floats a row, so that the transposing stores of A's tile hit 32 different banks
- *      (with BK = 8; step 6's BK = 16 puts two of a warp's stores in each bank).
+ *      (with BK = 8; kernel 6's BK = 16 puts two of a warp's stores in each bank).
  *  (c) double buffering: two copies of each tile. While the block computes on one, each thread has already
  *      issued the global loads of the next tile into registers; they land during the arithmetic, and are
  *      stored into the other copy afterwards. One __syncthreads per tile instead of two.
@@ -18,7 +18,7 @@
 #define R5_THREADS 256
 static_assert(R5_THREADS == 256 && R5_BM == 128 && R5_BN == 128, "the warp layout below is for 8 warps on 128 x 128");
 
-// BK: the depth of a tile along N (8 here; step 6 instantiates 16). LOADS float4 of A's tile and of B's a thread.
+// BK: the depth of a tile along N (8 here; kernel 6 instantiates 16). LOADS float4 of A's tile and of B's a thread.
 template <int BK, bool VEC>
 __global__ void __launch_bounds__(R5_THREADS, 2)
     sgemm_double_buffer(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,

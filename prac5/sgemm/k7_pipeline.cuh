@@ -1,19 +1,19 @@
 /*
- * sgemm/k7_pipeline.cuh -- step 7: bigger thread tiles, one block an SM, and a copy pipeline.
- * Steps 5 and 6 are held back by what a thread does besides multiply-adding (ncu on an H100 at 4096^3: 15 % of
+ * sgemm/k7_pipeline.cuh -- kernel 7: bigger thread tiles, one block an SM, and a copy pipeline.
+ * Kernels 5 and 6 are held back by what a thread does besides multiply-adding (ncu on an H100 at 4096^3: 15 % of
  * the instructions are not FFMAs, and the FMA pipe is busy 63 % of the time). Four changes, each named where
  * it is made:
  *  (a) 8 x 16 outputs a thread (a warp owns 64 x 64 of C, the block 128 x 256): 128 multiply-adds for every
- *      six 16-byte shared loads, where steps 5-6 have 64 for four. 128 accumulators need most of the 255
+ *      six 16-byte shared loads, where kernels 5-6 have 64 for four. 128 accumulators need most of the 255
  *      registers a thread may have, so one block of 256 threads runs on an SM: 8 warps, 2 a scheduler, each
- *      with 128 independent multiply-adds a k-step to hide the others' latency.
+ *      with 128 independent multiply-adds a k-step (one index of the inner length, N) to hide the others' latency.
  *  (b) the tiles are copied by cp.async (sm_80 on; ../common/cp_async.h): global memory goes into shared
  *      memory while the threads compute, without passing through registers, and what lies outside the
  *      matrices is filled with zeros. S7_STAGES = 4 stages of shared memory: the tile being multiplied and 3
  *      more in flight. A thread waits only for the oldest (cp.async.wait_group), then a __syncthreads makes
  *      everyone's copies visible to everyone.
  *  (c) fragments double-buffered in registers: the shared loads of k-step k + 1 are issued before the
- *      multiply-adds of step k, so they land while those run.
+ *      multiply-adds of k-step k, so they land while those run.
  *  (d) the load addresses are worked out once per thread (a pointer, bounds, a shared-memory offset) and only
  *      advanced per tile, not recomputed for every copy.
  * Tiles 16 deep along N; with 4 stages the block uses 97 KB of shared memory, which needs cudaFuncSetAttribute

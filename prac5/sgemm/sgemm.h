@@ -1,10 +1,10 @@
 /*
- * sgemm/sgemm.h -- what every step of sgemm_ladder.cu shares: the problem's names and the guarded loads and
+ * sgemm/sgemm.h -- what every kernel of sgemm_ladder.cu shares: the problem's names and the guarded loads and
  * stores that let a tiled kernel take any size.
  *
  * LeetGPU's names: C = A B, A is M x N, B is N x K, C is M x K, all row-major (element (i, j) of an
  * R x C matrix at i*C + j). So N is the length of every dot product, and C[m][k] = sum_n A[m][n] B[n][k].
- * Each sgemm/kN_*.cuh holds one step: its kernel and a launcher with solve()'s signature,
+ * Each sgemm/kN_*.cuh holds one kernel: its kernel and a launcher with solve()'s signature,
  *   void run_<name>(const float *A, const float *B, float *C, int M, int N, int K)
  * that launches on the default stream. The runner accepts only sizes whose matrices have at most 2^31 - 1
  * elements, so an index row * cols + col below them fits an int. Grids are ceil_div's (helper_cuda.h).

@@ -1,5 +1,5 @@
 /*
- * transpose/t0_cublas.cuh -- step 0, the library: cublasSgeam, C = alpha op(A) + beta op(B), with
+ * transpose/t0_cublas.cuh -- kernel 0, the library: cublasSgeam, C = alpha op(A) + beta op(B), with
  * op(A) = A^T, alpha = 1, beta = 0. Our row-major rows x cols input is, to column-major cuBLAS, a
  * cols x rows matrix (ld cols); its transpose, rows x cols column-major (ld rows), is byte for byte the
  * row-major cols x rows output. B is the output itself (cuBLAS allows that in-place form with op(B) = N).

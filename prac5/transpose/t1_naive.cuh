@@ -1,5 +1,5 @@
 /*
- * transpose/t1_naive.cuh -- step 1: one thread per element. threadIdx.x runs along a row of the input, so
+ * transpose/t1_naive.cuh -- kernel 1: one thread per element. threadIdx.x runs along a row of the input, so
  * a warp's reads are 32 consecutive floats (one 128-byte line), but its writes go down a column of the
  * output, rows floats apart: 32 different lines for 128 useful bytes, and the DRAM moves far more.
  */

@@ -1,5 +1,5 @@
 /*
- * transpose/t2_shared.cuh -- step 2: through a shared-memory tile. A block of TILE x TILE threads reads a
+ * transpose/t2_shared.cuh -- kernel 2: through a shared-memory tile. A block of TILE x TILE threads reads a
  * TILE x TILE tile of the input along its rows (coalesced) into shared memory, synchronises, and writes it
  * out along the output's rows (coalesced too), reading the tile down its columns. That column read is the
  * flaw: tile[tx][ty] for tx = 0..31 is 32 floats TILE apart, all in the same bank: a 32-way bank conflict.

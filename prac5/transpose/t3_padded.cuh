@@ -1,5 +1,5 @@
 /*
- * transpose/t3_padded.cuh -- step 3: the same tile, one float wider. With rows of TILE + 1 floats, the
+ * transpose/t3_padded.cuh -- kernel 3: the same tile, one float wider. With rows of TILE + 1 floats, the
  * column tile[0..31][ty] is spread over 32 different banks (element (i, j) is in bank (i * 33 + j) % 32 =
  * (i + j) % 32): no bank conflict, for one unused float a row.
  */

@@ -1,7 +1,7 @@
 /*
- * transpose/t4_rows.cuh -- step 4: a wider tile, several rows per thread. A block of T4_TILE x T4_BY
+ * transpose/t4_rows.cuh -- kernel 4: a wider tile, several rows per thread. A block of T4_TILE x T4_BY
  * threads (64 x 8 = 512) moves a 64 x 64 padded tile, each thread T4_TILE / T4_BY = 8 elements, T4_BY
- * rows apart. Two changes to step 3, each for the memory system:
+ * rows apart. Two changes to kernel 3, each for the memory system:
  *  - several rows a thread: 8 independent loads in flight before the barrier, the index arithmetic shared
  *    among them;
  *  - 64 columns, not 32: each row of the tile is read, and each row of its transpose written, as 256
