@@ -5,7 +5,7 @@
  * The kernel is trid.cu's with two changes. The shared arrays are one `extern __shared__` buffer whose size,
  * 3 NX floats, is the third launch parameter, so NX is a run-time argument. And block m solves system m from
  * its own starting x, as the course's step 5 asks: system 0 from the course's u = 1, every other one from
- * random values in [0, 2) (-seed): every block's answer differs, and each is checked against its own Thomas
+ * random values in [0, 1) (-seed): every block's answer differs, and each is checked against its own Thomas
  * gold. -lambdas varies the matrix too: system m gets lambda_m = lambda (1 + m / M). For an NX that is no power of two the steps go on while s < NX (ceil(log2 NX)
  * of them); a row whose neighbour at distance s lies outside the grid treats it as x = 0, exactly as the
  * rows at the ends do.
@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
   float *d_u;
   if (!h_u || !h_x || !h_gold) return result_fail("out of host memory for %zu values", n);
   unsigned int state = lcg_seed((unsigned int)seed);
-  for (size_t k = 0; k < n; k++) h_u[k] = (k < (size_t)NX) ? 1.0f : lcg_uniform_in(&state, 0.0f, 2.0f);
+  for (size_t k = 0; k < n; k++) h_u[k] = (k < (size_t)NX) ? 1.0f : lcg_uniform(&state);
   checkCudaErrors(cudaMalloc((void **)&d_u, bytes));
   checkCudaErrors(cudaMemcpy(d_u, h_u, bytes, cudaMemcpyHostToDevice));
 
