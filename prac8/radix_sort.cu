@@ -200,7 +200,7 @@ static int main_sort(int argc, char **argv) {
     }
   }
 
-  // steps 9-10: keys a second against CUB, on the same input
+  // step 9: keys a second against CUB, on the same input
   if (bench && nbad_all == 0) {
     char size[32];
     snprintf(size, sizeof(size), "%zu", N);

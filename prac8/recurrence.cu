@@ -138,7 +138,7 @@ __global__ void recurrence_block(const float *s, const float *u, float *v, size_
   }
 }
 
-// ---- step 6b: many blocks, decoupled look-back ----------------------------------------------------
+// ---- step 6: many blocks, decoupled look-back -----------------------------------------------------
 
 #include "scans/recurrence_lookback.cuh"
 

@@ -1,5 +1,5 @@
 /*
- * scans/recurrence_lookback.cuh -- practical 8, step 6b (recurrence -kernel=2): the recurrence on many blocks,
+ * scans/recurrence_lookback.cuh -- practical 8, step 6 (recurrence -kernel=2): the recurrence on many blocks,
  * one block a tile (atomic ticket), decoupled look-back as in scan_blocks (its status words and flags:
  * scans/lookback_status.cuh). A tile publishes its aggregate pair (flag A) and then the value v at its end
  * (flag P). Tunables (-D on the nvcc line): RL_THREADS, RL_TILE.

@@ -1,5 +1,5 @@
 /*
- * sort/k0_cub.cuh -- practical 8, steps 9-10's peer (-kernel=0): cub::DeviceRadixSort, SortKeys (or SortPairs
+ * sort/k0_cub.cuh -- practical 8, step 9's peer (-kernel=0): cub::DeviceRadixSort, SortKeys (or SortPairs
  * with -pairs), on unsigned or float keys. Its temporary storage is allocated once: the runner's first call,
  * with d_cub_temp NULL, only asks for its size (cub_temp_bytes).
  */

@@ -1,5 +1,5 @@
 /*
- * sort/k4_thrust.cuh -- practical 8, steps 9-10 (-kernel=4): thrust::sort (or sort_by_key with -pairs) on the
+ * sort/k4_thrust.cuh -- practical 8, step 9's other peer (-kernel=4): thrust::sort (or sort_by_key with -pairs) on the
  * same keys, its temporary storage allocated once through once_allocator.
  */
 #include <thrust/execution_policy.h>
