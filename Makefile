@@ -58,7 +58,7 @@ defaults: all
 profile: all
 	@common/run_checks.sh profile $(RUNS)
 
-# CI's command: CPU tests, build checks (warnings, spills), bad-input runs, then `make check`
+# CI's command: CPU tests, build checks (warnings, spills), bad-input runs, -help texts, then `make check`
 test:
 	@common/run_tests.sh $(PRACS)
 
@@ -79,7 +79,7 @@ help:
 	@echo "make pracN        build one practical"
 	@echo "make check        run every program against its CPU gold: PASS / FAIL / SKIP each"
 	@echo "make exercises    build the starting files in pracN/exercises/ (they FAIL until you finish them)"
-	@echo "make test         CPU tests, build checks, bad-input runs and make check (what CI runs)"
+	@echo "make test         CPU tests, build checks, bad-input runs, -help texts and make check (what CI runs)"
 	@echo "make bench        timed runs against the copy and the libraries; writes docs/results.md"
 	@echo "make sanitize     the sanitize runs under compute-sanitizer (memcheck, initcheck, racecheck, synccheck)"
 	@echo "make check-arch SMS=75   a clean PTX-only build for compute capability 7.5, then make check on this GPU"

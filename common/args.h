@@ -15,6 +15,13 @@
  *   RESULT: FAIL (bad input: -nthreads=2000 is out of range: 1 to 1024)
  * and exits 1; -help prints the option table and exits 0. Every program also accepts -device=N,
  * which findCudaDevice() (helper_cuda.h) reads.
+ *
+ * A program that defines COURSE_STEPS before its first #include (so before this header is read) gets that
+ * line printed right after -help's usage line: which practical, which workbook step(s) it serves and which
+ * steps of the course's handout they are (docs/course-map.md), for a learner with the course handout open:
+ *   #define COURSE_STEPS "practical 4, workbook step 7 (course step 7)"
+ * The functions here are static inline, so each program prints its own; `make test` checks every program's
+ * -help for it (common/run_checks.sh help).
  */
 #ifndef ARGS_H
 #define ARGS_H
@@ -212,6 +219,9 @@ static inline int args_given(int argc, char **argv, const char *name) {
 
 static inline void args_usage(const char *prog, const arg_spec *specs, int nspecs) {
   printf("usage: %s [options]\n", prog);
+#ifdef COURSE_STEPS
+  printf("%s\n", COURSE_STEPS);
+#endif
   for (int s = 0; s < nspecs; s++) {
     const arg_spec *o = &specs[s];
     switch (o->type) {

@@ -134,7 +134,7 @@ $(FLAGS_STAMP): FORCE
 FORCE:
 
 # ---- programs left out (MISSING) -------------------------------------------------------------------
-QUIET_GOALS := clean print-gold-cflags print-progs help
+QUIET_GOALS := clean print-gold-cflags print-progs print-exercise-progs help
 ifneq ($(strip $(MISSING)),)
   ifeq ($(filter $(QUIET_GOALS),$(MAKECMDGOALS)),)
     $(foreach p,$(MISSING),$(shell echo "$(p): not built: $($(p)_WHY)" >&2))
@@ -257,6 +257,11 @@ help::
 print-progs:
 	@echo $(PROGS) $(MISSING)
 .PHONY: print-progs
+
+# for common/run_checks.sh help (make test): the starting files, exercises/x, whose -help is checked too
+print-exercise-progs:
+	@echo $(EXERCISE_PROGS)
+.PHONY: print-exercise-progs
 
 # for tests/Makefile, which compiles this practical's gold routines with the same flags
 print-gold-cflags:

@@ -20,6 +20,12 @@
 # Lines tagged `bad` give a program bad input: it must print exactly one line, "RESULT: FAIL (bad
 # input: ...)", and exit 1, with or without a GPU. Lines tagged `sanitize` run under compute-sanitizer.
 #
+# TAG `help` reads no lines: it runs `PROGRAM -help` for every program the practical's Makefile builds (make
+# print-progs print-exercise-progs: PROGS, the programs left out (MISSING) and exercises/x), GPU or not. Each
+# must exit 0 and print "usage: ..." and then its COURSE_STEPS line (common/args.h), which starts
+# "practical N, " and names its "workbook step" (docs/course-map.md) or says "beyond the course". A program
+# left out by the build SKIPs with the reason; one not built at all FAILs (make test builds first).
+#
 # Environment: LOG=FILE appends every run's full output to FILE; VERBOSE=1 shows it as it runs;
 # REQUIRE_GPU=1 (passed on to every program, which then FAILs instead of skipping) also turns this
 # script's own SKIPs, such as a missing compute-sanitizer, into FAILs.
@@ -51,10 +57,46 @@ show_tail() { sed -e 's/^/      | /' | tail -n "${1:-15}"; }
 
 code_of() { case $1 in PASS) echo 0 ;; FAIL) echo 1 ;; SKIP) echo 2 ;; *) echo '?' ;; esac; }
 
+help_texts() { # dir prac: every program's -help (TAG help, above)
+  local dir=$1 prac=$2 progs prog name output rc steps
+  if ! progs=$(make --no-print-directory -s -C "$dir" print-progs print-exercise-progs 2>&1); then
+    report FAIL "$prac" "make print-progs print-exercise-progs failed: $(printf '%s' "$progs" | tail -n 1)"
+    return
+  fi
+  for prog in $progs; do
+    name="$prac/$prog -help"
+    if [ ! -x "$dir/$prog" ]; then
+      if [ -f "$dir/.obj/missing/$prog" ]; then
+        report SKIP "$name" "$prog was not built: $(head -n 1 "$dir/.obj/missing/$prog")"
+      else
+        report FAIL "$name" "$prog is not built: run make first"
+      fi
+      continue
+    fi
+    output=$(cd "$dir" && timeout 60 "./$prog" -help 2>&1 </dev/null)
+    rc=$?
+    [ -n "${LOG:-}" ] && printf '=== help %s (exit %d)\n%s\n' "$name" "$rc" "$output" >>"$LOG"
+    steps=$(printf '%s\n' "$output" | sed -n 2p)
+    if [ "$rc" = 0 ] && [[ $(printf '%s\n' "$output" | head -n 1) == "usage: "* ]] &&
+      [[ $steps == "practical ${prac#prac}, "* ]] &&
+      [[ $steps == *"workbook step"* || $steps == *"beyond the course"* ]]; then
+      report PASS "$name" "$steps"
+    else
+      report FAIL "$name" "exit $rc; -help must exit 0 and print 'usage: ...', then its COURSE_STEPS line \
+'practical ${prac#prac}, workbook step ...' (common/args.h)"
+      printf '%s\n' "$output" | show_tail 4
+    fi
+  done
+}
+
 for runs in "$@"; do
   [ -f "$runs" ] || continue
   dir=$(dirname "$runs")
   prac=$(basename "$(cd "$dir" && pwd)")
+  if [ "$tag" = help ]; then
+    help_texts "$dir" "$prac"
+    continue
+  fi
   if [ -s "$runs" ] && [ -n "$(tail -c 1 "$runs")" ]; then
     report FAIL "$runs:$(wc -l <"$runs" | tr -d ' ')" "the last line has no newline at its end, so it would be lost"
   fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_tests.sh PRACDIR... -- `make test`, the command CI runs. Four stages, each closing with its own
+# run_tests.sh PRACDIR... -- `make test`, the command CI runs. Five stages, each closing with its own
 # counts, then one line that adds them up:
 #   1. the CPU tests in tests/ (gold routines, comparison, argument parsing)
 #   2. a build of every practical for every compute capability a learner may have (TEST_SMS, default
@@ -7,7 +7,9 @@
 #      unexpected register spills for any of them -- so a kernel that does not compile or spills on a T4
 #      fails here, on a machine without a GPU
 #   3. bad input to every program: one clear line and exit 1 (no GPU needed)
-#   4. make check: every program against its gold (each SKIPs where there is no GPU)
+#   4. every program's -help: exit 0, its usage line, then the practical, workbook step(s) and course step(s)
+#      it serves (COURSE_STEPS, common/args.h), so a learner with the course handout finds it (no GPU needed)
+#   5. make check: every program against its gold (each SKIPs where there is no GPU)
 set -u
 cd "$(dirname "$0")/.."
 . common/stages.sh
@@ -30,6 +32,7 @@ build_all() {
 stage "CPU tests" make --no-print-directory -C tests
 stage "build: warnings and spills" build_all "$@"
 stage "bad input" common/run_checks.sh bad $(printf '%s/runs ' "$@")
+stage "help texts: workbook and course steps" common/run_checks.sh help $(printf '%s/runs ' "$@")
 stage "make check" common/run_checks.sh check $(printf '%s/runs ' "$@")
 
 stages_end "make test: all stages"

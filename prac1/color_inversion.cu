@@ -9,6 +9,7 @@
  *   color_inversion_vec4  = color_inversion.cu + color_inversion_vec4_solve.cu   (16 bytes at a time)
  * -offset=N places the image N bytes past an aligned address.
  */
+#define COURSE_STEPS "practical 1, workbook step 8 (beyond the course: LeetGPU's Color Inversion)"
 #include <stdio.h>
 #include <stdlib.h>
 

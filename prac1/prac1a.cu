@@ -13,6 +13,7 @@
  *
  * The only check here is findCudaDevice(), which the whole workbook uses to SKIP without a GPU.
  */
+#define COURSE_STEPS "practical 1, workbook steps 1-3 (course steps 2-4)"
 #include <stdio.h>
 #include <stdlib.h>
 

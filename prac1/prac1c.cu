@@ -6,6 +6,7 @@
  * (cudaDeviceSynchronize) before it reads x -- leave that out and see what happens.
  * With managed memory, pages move between host and GPU on demand, when first touched on the other side.
  */
+#define COURSE_STEPS "practical 1, workbook step 7 (course step 7)"
 #include <stdio.h>
 #include <stdlib.h>
 

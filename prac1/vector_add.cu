@@ -9,6 +9,7 @@
  *   vector_add_vec4  = vector_add.cu + vector_add_vec4_solve.cu   (16-byte loads and stores)
  * -offset=1 shifts all three pointers by one float, so they are no longer 16-byte aligned.
  */
+#define COURSE_STEPS "practical 1, workbook step 8 (beyond the course: LeetGPU's Vector Addition)"
 #include <stdio.h>
 #include <stdlib.h>
 

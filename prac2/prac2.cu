@@ -16,6 +16,7 @@
  * The exercise (make exercises): built with -DEXERCISE, version 2's layout is the learner's,
  * exercises/strided_layout.cuh, and -version=2 is the default.
  */
+#define COURSE_STEPS "practical 2, workbook steps 1-4 (course steps 1-5; course step 4 is step 3's layout table)"
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(step 3) in exercises/strided_layout.cuh"
 #endif

@@ -18,6 +18,7 @@
  * any difference look infinitely significant. The payoff takes only two values (0 or exp(-rT), probability
  * about 0.44), so even one GPU path lies within 1.2 of these standard errors of the mean: every -npath passes.
  */
+#define COURSE_STEPS "practical 2, workbook step 6 (course step 7)"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -14,6 +14,7 @@
  * The exercise (make exercises): built with -DEXERCISE as exercises/laplace3d_pad, the padding (step 6) is
  * the learner's, exercises/laplace3d_pad.h, and -pad is on by default.
  */
+#define COURSE_STEPS "practical 3, workbook steps 1-3 and 5-7 (course steps 1-3 and 5-7)"
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(step 6)s in exercises/laplace3d_pad.h"
 #endif

@@ -11,6 +11,7 @@
  * exercises/laplace3d_kernel_new.h instead, and ends RESULT: FAIL (exercise not done: ...) until it is right.
  *   nvcc -O3 -arch=native -I../common laplace3d_new.cu laplace3d_gold.c -o laplace3d_new
  */
+#define COURSE_STEPS "practical 3, workbook steps 4-6 (course steps 4-6)"
 #ifdef EXERCISE
 #define EXERCISE_TODO "fill in the TODO(step 4) in exercises/laplace3d_kernel_new.h"
 #endif

@@ -16,6 +16,7 @@
  * The exercise (make exercises): built with -DEXERCISE, the kernel is the learner's,
  * exercises/laplace3d_rms_kernel.cuh, with the rms change cut out.
  */
+#define COURSE_STEPS "practical 4, workbook step 7 (course step 7)"
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(step 7)s in exercises/laplace3d_rms_kernel.cuh"
 #endif

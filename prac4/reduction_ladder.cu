@@ -26,6 +26,7 @@
  * step's speed as a multiple of CUB's (CUB's time / the step's time: above 1 is faster than CUB).
  *   nvcc -O3 -arch=native -I../common reduction_ladder.cu reduction_gold.c -o reduction_ladder
  */
+#define COURSE_STEPS "practical 4, workbook steps 2-6 (course steps 3-6 = workbook 2-5; step 6 is beyond the course)"
 // make exercises: ./exercises/reduction_ladder, built with -DEXERCISE, runs steps 2 to 6 from the learner's
 // files, exercises/r*.cuh; its verdict names them (defined here, before gold_check.h reads it)
 #ifdef EXERCISE
@@ -149,7 +150,8 @@ int main(int argc, char **argv) {
   int reps = 20, unroll = FAST_UNROLL;
   arg_spec opts[] = {
       {"n", ARG_LONG, &n, 1, (double)MAX_N, "number of elements"},
-      {"step", ARG_INT, &step, 0, 6, "the handout's step, 2 to 6 (0: CUB; step 1 is ./reduction)"},
+      {"step", ARG_INT, &step, 0, 6,
+       "the workbook's step, 2 to 6 (course step = this + 1 for 2-5; 0: CUB; step 1 is ./reduction)"},
       {"atomic", ARG_FLAG, &atomic, 0, 1, "step 3: one atomicAdd per block instead of partial sums on the host"},
       {"threads", ARG_INT, &threads, 1, 1024, "threads per block (a multiple of 32 for steps 4 to 6)"},
       {"unroll", ARG_INT, &unroll, 1, 8, "step 6: float4 loads in flight per thread, 1, 2, 4 or 8"},

@@ -23,6 +23,7 @@
  * The exercise, exercises/softmax_online (make exercises): this harness with exercises/softmax_online_solve.cu,
  * both built with -DEXERCISE.
  */
+#define COURSE_STEPS "practical 4, softmax, not a numbered workbook step (beyond the course: LeetGPU's Softmax)"
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(softmax)s in exercises/softmax_online_solve.cu"
 #endif

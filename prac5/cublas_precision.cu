@@ -24,6 +24,7 @@
  * row says SKIP with the status, and the other rows are still checked.
  *   nvcc -O3 -arch=native -I../common cublas_precision.cu prac5_gold.c -lcublas -o cublas_precision
  */
+#define COURSE_STEPS "practical 5, workbook step 2 (the 2025 course's tensor cores through cuBLAS)"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <math.h>

@@ -12,6 +12,7 @@
  * The course's size, N = 275, is the default for all three dimensions; -M= -N= -K= give any other.
  *   nvcc -O3 -arch=native -I../common cublas_sgemm.cu prac5_gold.c -lcublas -o cublas_sgemm
  */
+#define COURSE_STEPS "practical 5, workbook step 1 (course steps 1-2, in place of the sample simpleCUBLAS)"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,6 +14,7 @@
  * The course's sizes, a signal of 50 and a filter of 11, are the defaults; -nx= -nh= give any others.
  *   nvcc -O3 -arch=native -I../common cufft_conv.cu prac5_gold.c -lcufft -o cufft_conv
  */
+#define COURSE_STEPS "practical 5, workbook step 3 (course steps 1-2, in place of the sample simpleCUFFT)"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

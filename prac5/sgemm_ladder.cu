@@ -21,6 +21,7 @@
  * ratio to cuBLAS, and a BENCH line per kernel.
  *   nvcc -O3 -arch=native -I. -I../common sgemm_ladder.cu prac5_gold.c -lcublas -o sgemm_ladder
  */
+#define COURSE_STEPS "practical 5, workbook step 5 (course step 3, own code; the ladder goes well beyond the course)"
 // make exercises: ./exercises/sgemm_ladder, built with -DEXERCISE, runs kernel 2 from the learner's file,
 // exercises/k2_shared.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)
 #ifdef EXERCISE

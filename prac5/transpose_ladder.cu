@@ -12,6 +12,7 @@
  * bit for bit. -bench checks every kernel, then times each next to the copy (median of -reps).
  *   nvcc -O3 -arch=native -I. -I../common transpose_ladder.cu prac5_gold.c -lcublas -o transpose_ladder
  */
+#define COURSE_STEPS "practical 5, workbook step 6 (course step 3, own code; the ladder goes well beyond the course)"
 // make exercises: ./exercises/transpose_ladder, built with -DEXERCISE, runs kernel 3 from the learner's file,
 // exercises/t3_padded.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)
 #ifdef EXERCISE

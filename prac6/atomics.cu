@@ -17,6 +17,7 @@
  * The exercise (make exercises): built with -DEXERCISE, atomic_max_float_cas is the learner's,
  * exercises/atomic_max_float_cas.cuh.
  */
+#define COURSE_STEPS "practical 6, workbook step 5 (beyond the course)"
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(step 5) in exercises/atomic_max_float_cas.cuh"
 #endif

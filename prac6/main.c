@@ -12,6 +12,7 @@
  * (prac6 with its plain C name, the kernel's stub with a mangled one), and ldd ./prac6 | grep cudart
  * (gcc linked the shared libcudart.so; nvcc would have linked the static one).
  */
+#define COURSE_STEPS "practical 6, workbook steps 1-2 (course step 1): prac6 links an object file, prac6a a library"
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -8,6 +8,7 @@
  * The course's exercise is to add double (exercises/prac6b.cu).
  *   nvcc -O3 -arch=native -I../common prac6b.cu prac6_gold.c -o prac6b   (in prac6/)
  */
+#define COURSE_STEPS "practical 6, workbook step 3 (course step 2)"
 #include <stdio.h>
 #include <stdlib.h>
 

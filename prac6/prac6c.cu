@@ -16,6 +16,7 @@
  * unrolling: exercises/prac6c_unroll.cuh, built into exercises/prac6c with -DEXERCISE.
  *   nvcc -O3 -arch=native --ptxas-options=-v -I../common prac6c.cu prac6_gold.c -o prac6c   (in prac6/)
  */
+#define COURSE_STEPS "practical 6, workbook step 4 (course step 3)"
 // ptxas-spills-expected: my_first_kernelILi256E
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(step 4)s in exercises/prac6c_unroll.cuh"

@@ -11,6 +11,7 @@
  * rows at the ends do.
  *   nvcc -O3 -arch=native -I../common trid_dyn.cu trid_gold.c -o trid_dyn
  */
+#define COURSE_STEPS "practical 7, workbook steps 4-5 (course bullets 3-4)"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

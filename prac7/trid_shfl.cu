@@ -9,6 +9,7 @@
  * system m has lambda_m = lambda (1 + m / M), as in trid_dyn.
  *   nvcc -O3 -arch=native -I../common trid_shfl.cu trid_gold.c -o trid_shfl
  */
+#define COURSE_STEPS "practical 7, workbook step 6 (course bullet 6)"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,6 +15,7 @@
  * Default: both. s and u are random in [-1, 1] (|s| <= 1: v stays of order 1); the gold runs in double.
  *   nvcc -O3 -arch=native -I../common recurrence.cu prac8_gold.c -o recurrence
  */
+#define COURSE_STEPS "practical 8, workbook step 6 (course step (4))"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

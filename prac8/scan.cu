@@ -14,6 +14,7 @@
  * the gold bit for bit: `rms scan error = 0.000000`.
  *   nvcc -O3 -arch=native -I../common scan.cu prac8_gold.c -o scan
  */
+#define COURSE_STEPS "practical 8, workbook steps 1-2 (course step (1); -shfl is step (3) of the course's 2023 list)"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,6 +13,7 @@
  * The exercise (make exercises): exercises/scan_chunks, built with -DEXERCISE, takes the kernel from
  * exercises/scan_chunks.cuh, with the carry left out.
  */
+#define COURSE_STEPS "practical 8, workbook step 2b (the course's 2022 handout, 4th bullet: long scans in one block)"
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(step 2b)s in exercises/scan_chunks.cuh"
 #endif

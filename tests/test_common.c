@@ -3,6 +3,8 @@
  * findCudaDevice and device_memory_check follow (gpu_policy.h), with the CUDA runtime's answers stubbed
  * as plain numbers.
  */
+/* as a program does (common/args.h): -help prints it after the usage line; args_usage_course_steps checks */
+#define COURSE_STEPS "practical 0, workbook step 1 (course step 2)"
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -219,6 +221,29 @@ TEST(args_help) {
   CHECK(parse(2, h3, o, 1, msg) == ARGS_HELP);
 }
 
+TEST(args_usage_course_steps) {
+  /* -help's first lines: usage, then the COURSE_STEPS this file defines, then the options */
+  int n = 7;
+  arg_spec o[] = {{"n", ARG_INT, &n, 1, 100, "a size"}};
+  char lines[3][160] = {"", "", ""};
+  FILE *out = tmpfile();
+  CHECK(out != NULL);
+  if (out == NULL) return;
+  fflush(stdout);
+  FILE *saved = stdout;
+  stdout = out;
+  args_usage("./prog", o, 1);
+  fflush(stdout);
+  stdout = saved;
+  rewind(out);
+  for (int i = 0; i < 3; i++)
+    if (fgets(lines[i], sizeof(lines[i]), out) == NULL) break;
+  fclose(out);
+  CHECK(strcmp(lines[0], "usage: ./prog [options]\n") == 0);
+  CHECK(strcmp(lines[1], COURSE_STEPS "\n") == 0);
+  CHECK(strncmp(lines[2], "  -n=N\ta size (default 7", 24) == 0);
+}
+
 TEST(args_words) {
   const char *walk = "warp";
   arg_spec o[] = {{"walk", ARG_WORD, &walk, 0, 0, ""}};
@@ -426,6 +451,7 @@ int main(void) {
   RUN(args_rejects_negative_and_out_of_range);
   RUN(args_rejects_overflow);
   RUN(args_help);
+  RUN(args_usage_course_steps);
   RUN(args_words);
   RUN(median);
   RUN(probe_no_driver_skips);

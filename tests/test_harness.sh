@@ -101,7 +101,32 @@ grep -q 'pass  \[compute-sanitizer --tool memcheck\]' <<<"$out" &&
   grep -q 'pass  \[compute-sanitizer --tool racecheck\]' <<<"$out" && grep -q '^3 passed, 0 failed' <<<"$out"
 ok "run_checks: sanitize lines run memcheck and initcheck, or the tool named" $?
 
-# 4e. prac3 builds without NCCL: laplace3d_mgpu is left out with one line saying why, the rest builds
+# 4e. `help` runs -help of every program the Makefile lists (print-progs, print-exercise-progs): exit 0, usage,
+# then the COURSE_STEPS line of this practical; a program the build left out SKIPs, one not built FAILs
+mkdir -p "$t/prac9/exercises" "$t/prac9/.obj/missing"
+printf 'print-progs:\n\t@echo good wrongprac nosteps absent unbuilt\nprint-exercise-progs:\n\t@echo exercises/good\n' \
+  >"$t/prac9/Makefile"
+: >"$t/prac9/runs"
+stand_in() { # path, its second line of -help
+  printf '#!/bin/sh\necho "usage: $0 [options]"\n%s\necho "  -n=N\tsize"\n' "${2:+echo \"$2\"}" >"$t/prac9/$1"
+  chmod +x "$t/prac9/$1"
+}
+stand_in good "practical 9, workbook step 2 (course step 3)"
+stand_in exercises/good "practical 9, workbook step 2 (course step 3)"
+stand_in wrongprac "practical 8, workbook step 2 (course step 3)"
+stand_in nosteps ""
+echo "no MPI" >"$t/prac9/.obj/missing/absent"
+out=$(common/run_checks.sh help "$t/prac9/runs")
+rc=$?
+[ $rc != 0 ] && grep -q '^PASS  prac9/good -help  (practical 9, workbook step 2 (course step 3))' <<<"$out" &&
+  grep -q '^PASS  prac9/exercises/good -help' <<<"$out" && grep -q '^FAIL  prac9/wrongprac -help' <<<"$out" &&
+  grep -q '^FAIL  prac9/nosteps -help' <<<"$out" &&
+  grep -q '^SKIP  prac9/absent -help  (absent was not built: no MPI)' <<<"$out" &&
+  grep -q '^FAIL  prac9/unbuilt -help  (unbuilt is not built' <<<"$out" &&
+  grep -q '^2 passed, 3 failed, 1 skipped' <<<"$out"
+ok "run_checks: help checks every program's -help for its COURSE_STEPS line" $?
+
+# 4f. prac3 builds without NCCL: laplace3d_mgpu is left out with one line saying why, the rest builds
 cp -r "$top/common" "$top/prac3" "$t/" && rm -rf "$t/prac3/.obj"
 (cd "$t/prac3" && find . -maxdepth 1 -type f ! -name '*.*' ! -name Makefile ! -name runs -delete)
 out=$(make --no-print-directory -C "$t/prac3" NCCL_DIRS=/nonexistent ARCH=sm_75 laplace3d 2>&1)

@@ -14,6 +14,7 @@
  * vary -nthreads (32, 100, 256, 1024) at a size far larger than the L2 cache, -n=100000000, and compare.
  *   nvcc -O3 -arch=native -DEXERCISE -I. -I../common exercises/prac1d.cu vector_add_gold.c -o exercises/prac1d
  */
+#define COURSE_STEPS "practical 1, workbook step 6 (course step 6, which the course does in prac1b)"
 #define EXERCISE_TODO "fill in the TODO(step 6)s in exercises/prac1d.cu" // for the verdict (gold_check.h)
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,6 +14,7 @@
  * 3 in int, from one line of source. A macro would paste text instead, with no types and no checks.
  *   nvcc -O3 -arch=native -DEXERCISE -I. -I../common exercises/prac6b.cu prac6_gold.c -o exercises/prac6b   (in prac6/)
  */
+#define COURSE_STEPS "practical 6, workbook step 3 (course step 2)"
 #define EXERCISE_TODO "fill in the TODO(step 3) in exercises/prac6b.cu" // for the verdict (gold_check.h)
 #include <math.h>
 #include <stdio.h>

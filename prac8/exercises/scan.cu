@@ -18,6 +18,7 @@
  * the gold bit for bit: `rms scan error = 0.000000`.
  *   nvcc -O3 -arch=native -DEXERCISE -I../../common -I.. scan.cu ../prac8_gold.c -o scan
  */
+#define COURSE_STEPS "practical 8, workbook steps 1-2 (course step (1); -shfl is step (3) of the course's 2023 list)"
 // what the verdict line tells the learner (before gold_check.h)
 #define EXERCISE_TODO "fill in the TODO(step 1) and TODO(step 2) in exercises/scan.cu"
 
