@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# bench_results.sh RUNSFILE... -- `make bench`: run the bench lines, then write docs/results.md from
-# their BENCH lines and `make doctor`'s report. The page is replaced only when the run produced at least
+# bench_results.sh RUNSFILE... -- `make bench`: run the bench lines, then write their BENCH lines as
+# docs/results_<gpu>.csv (this GPU's file alone is replaced) and docs/results.md from every GPU's CSV and
+# `make doctor`'s report (common/results.py). The page is replaced only when the run produced at least
 # one BENCH line and no run failed; otherwise it says why and keeps the published page (a machine
 # without a GPU, where every run SKIPs, must never overwrite the measured tables with a list of skips).
-# Environment: RESULTS=FILE writes somewhere else than docs/results.md (the tests use it).
+# Environment: RESULTS=FILE writes somewhere else than docs/results.md, the CSVs and figures in its folder
+# (the tests use it).
 set -u
 cd "$(dirname "$0")/.."
 results=${RESULTS:-docs/results.md}
@@ -26,8 +28,7 @@ if [ "$nbench" = 0 ]; then
   echo "$results not written: no run printed a BENCH line (no GPU?); the published page is kept"
   exit 0
 fi
-if RESULTS_PNG=$(dirname "$results")/results_bandwidth.png python3 common/results.py "$work/doctor.log" \
-  "$work/bench.log" >"$work/results.md"; then
+if RESULTS=$results python3 common/results.py "$work/doctor.log" "$work/bench.log" >"$work/results.md"; then
   mv "$work/results.md" "$results"
   echo "wrote $results ($nbench BENCH lines)"
 else

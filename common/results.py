@@ -1,15 +1,69 @@
 #!/usr/bin/env python3
-"""results.py DOCTOR_LOG BENCH_LOG -- turn `make bench`'s logs into docs/results.md (on stdout).
+"""results.py -- docs/results.md and its data: one CSV a GPU, one page with every GPU side by side.
+
+  results.py DOCTOR_LOG BENCH_LOG   (make bench) writes this run's BENCH lines as docs/results_<gpu>.csv
+                                    (replacing that GPU's file alone), then the page, on stdout
+  results.py --from-csv             (make results) rewrites docs/results.md from the CSVs alone, keeping its
+                                    verdicts and make doctor sections (those of the latest make bench run)
 
 BENCH_LOG holds every bench run's full output (run_checks.sh with LOG=...), each after a header
-"=== bench prac1/vector_add -bench (exit 0)". Each BENCH line becomes a table row; each run's
-verdict is listed. Where matplotlib is installed, docs/results_bandwidth.png is drawn too, and, when the run
-has prac5's SGEMM ladder, docs/results_sgemm.png (TFLOP/s per step, % of cuBLAS), next to it.
+"=== bench prac1/vector_add -bench (exit 0)". <gpu> is h100, h200 or a slug of the GPU's name (gpu_key).
+The page has a table a practical and a kind of row, one row a measurement (prog, n and the keys that say what
+was run) and columns a GPU (its ms and ratios); where matplotlib is installed, one figure a practical,
+docs/results_pracN.png: each ladder's kernels in order, one bar a GPU. RESULTS=FILE: that page, with the
+CSVs and figures in its folder, instead of docs/results.md (the tests use it).
 """
+import csv
 import datetime
+import glob
 import os
 import re
 import sys
+
+PAGE = os.environ.get("RESULTS") or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "results.md")
+DOCS = os.path.dirname(os.path.abspath(PAGE))
+CORE = ["reps", "ms", "GBps", "copy_GBps", "pct_copy", "peak_GBps", "pct_peak"]
+KNOWN = {"h100": "H100", "h200": "H200"}  # the GPUs the workbook is measured on: the page says which are missing
+# keys a program picks for the GPU (a sweep's best block): shown a GPU, never part of what identifies a row
+TUNED = ["block", "kchunk", "blocks_per_sm", "paths_per_thread", "warps"]
+# the peer a ladder is measured against: its ratio as a percentage (pct_cublas already is; x_peer = peer ms / ms)
+PEERS = ["pct_cublas", "x_cub", "x_cublas", "x_cufft", "x_gtsv2"]
+# the ladders drawn: (practical, name, prog pattern, the size drawn or None for the first measured), in order
+LADDERS = [("1", "vector_add", r"vector_add", None), ("1", "color_inversion", r"color_inversion", None),
+           ("2", "prac2_quad", r"prac2_quad_", None),
+           ("3", "laplace3d_ladder", r"laplace3d_ladder_k\d", None),
+           ("3", "laplace3d", r"laplace3d(_new|_fast|_tb)?$", "512x512x512"),
+           ("4", "reduction_ladder", r"reduction_", None), ("4", "softmax", r"softmax", "67108864"),
+           ("5", "sgemm_ladder", r"sgemm_k\d", None), ("5", "transpose_ladder", r"transpose_k\d", "8192x8192"),
+           ("5", "conv1d_ladder", r"conv1d_k\d", "1048576x255"),
+           ("6", "fastdiv", r"fastdiv_", "64x3x500x500"),
+           ("7", "trid_batch", r"cusparse_|trid_", "256x65536"),
+           ("8", "scan_blocks", r"cub_scan$|scan_", None),
+           ("8", "radix_sort", r"cub_radix_sort|radix_|onesweep|thrust_sort", None)]
+
+
+def measured(k):
+    """A measurement (or a figure derived from one), not part of what identifies a row."""
+    return (k in CORE or k in TUNED or k == "l2_resident" or re.match(r"(ms|pct|x|speedup|goal)_", k) is not None
+            or re.search(r"(GBps|_per_s|_eff|_err|_over_.*)$", k) is not None or k in ("TFLOPs", "Gops", "resid"))
+
+
+def shown(k):
+    """The measurements the page shows a GPU: the time and the ratios (the CSVs keep every key)."""
+    return (k in ("ms", "pct_copy", "TFLOPs") or k.startswith(("pct_cublas", "x_", "speedup_", "goal_"))
+            or k.endswith("_eff") or "_over_" in k or k in TUNED)
+
+
+def gpu_key(name):
+    """h100, h200, or a slug of the name ("NVIDIA GeForce RTX 4060" -> nvidia-geforce-rtx-4060)."""
+    for key in ("h100", "h200"):
+        if key in name.lower():
+            return key
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unknown"
+
+
+def label(key):
+    return KNOWN.get(key, key)
 
 
 def parse_bench(path):
@@ -26,23 +80,119 @@ def parse_bench(path):
             if line.startswith("RESULT: ") and current is not None:
                 current["verdict"] = line[len("RESULT: "):]
             if line.startswith("BENCH "):
-                fields = dict(tok.split("=", 1) for tok in line.split()[1:] if "=" in tok)
-                rows.append(fields)
+                rows.append(dict(tok.split("=", 1) for tok in line.split()[1:] if "=" in tok))
     return runs, rows
 
 
-def table(rows):
-    core = ["prog", "n", "reps", "ms", "GBps", "copy_GBps", "pct_copy"]
-    extra = []
+def write_csv(path, rows, date, gpu):
+    """One row a BENCH line: prac, prog, n, the core keys, every other key in the order first seen, date, gpu."""
+    cols = ["prac", "prog", "n"] + [c for c in CORE if any(c in r for r in rows)]
     for r in rows:
-        for k in r:
-            if k not in core and k != "prac" and k not in extra:
-                extra.append(k)
-    cols = [c for c in core if any(c in r for r in rows)] + extra
-    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for r in rows:
-        out.append("| " + " | ".join(r.get(c, "") for c in cols) + " |")
-    return "\n".join(out)
+        cols += [k for k in r if k not in cols]
+    cols += ["date", "gpu"]
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=cols, restval="", lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow(dict(r, date=date, gpu=gpu))
+    os.replace(tmp, path)
+
+
+def read_csvs(docs):
+    """{gpu key: rows} from every results_<gpu>.csv in docs, keys sorted."""
+    data = {}
+    for path in sorted(glob.glob(os.path.join(docs, "results_*.csv"))):
+        key = os.path.basename(path)[len("results_"):-len(".csv")]
+        with open(path, newline="", encoding="utf-8") as f:
+            data[key] = [{k: v for k, v in r.items() if v not in ("", None)} for r in csv.DictReader(f)]
+    return data
+
+
+def prac_order(p):
+    return (len(p), p)
+
+
+def tables(data, prac):
+    """Markdown tables of one practical: rows matched across GPUs by prog, n and the keys that are no
+    measurement (the k-th such row of one GPU with the k-th of another), one group of columns a GPU."""
+    gpus = list(data)
+    rows = {}  # identity -> {gpu: row}, in the order first measured
+    for g in gpus:
+        seen = {}
+        for r in data[g]:
+            if r.get("prac") != prac:
+                continue
+            ident = tuple((k, v) for k, v in r.items() if k not in ("prac", "date", "gpu") and not measured(k))
+            seen[ident] = seen.get(ident, 0) + 1
+            rows.setdefault(ident + (("#", seen[ident]),), {})[g] = r
+    groups = {}  # rows with the same identifying keys and the same measurements shown share a table
+    for ident, per_gpu in rows.items():
+        vals = frozenset(k for r in per_gpu.values() for k in r if shown(k))
+        groups.setdefault((tuple(k for k, _ in ident), vals), []).append((ident, per_gpu))
+    out = []
+    for (keys, _), members in groups.items():
+        idcols = [k for k in keys if k != "#"]
+        vals = []
+        for _, per_gpu in members:
+            for r in per_gpu.values():
+                vals += [k for k in r if shown(k) and k not in vals]
+        first = [k for k in ("ms", "pct_copy", "TFLOPs", "pct_cublas") if k in vals]
+        vals = first + [k for k in vals if k not in first and k not in TUNED] + [k for k in TUNED if k in vals]
+        head = idcols + ["%s %s" % (label(g), v) for g in gpus for v in vals]
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for ident, per_gpu in members:
+            cells = [v for k, v in ident if k != "#"]
+            cells += [per_gpu.get(g, {}).get(v, "") for g in gpus for v in vals]
+            lines.append("| " + " | ".join(cells) + " |")
+        out.append("\n".join(lines))
+    return out
+
+
+def peer_pct(r):
+    for k in PEERS:
+        if k in r:
+            return float(r[k]) * (1 if k.startswith("pct_") else 100)
+    return None
+
+
+def ladder_points(data, prac):
+    """[(ladder name, size, [kernel names], {gpu: [value or None]})] and the metric's axis label."""
+    ladders = []
+    for p, name, pat, size in LADDERS:
+        if p != prac:
+            continue
+        rows = {g: [r for r in data[g] if r.get("prac") == p and re.match(pat, r.get("prog", ""))] for g in data}
+        allrows = [r for g in data for r in rows[g]]
+        if allrows:
+            n = size if size and any(r.get("n") == size for r in allrows) else allrows[0].get("n")
+            ladders.append((name, n, rows))
+    if not ladders:
+        return [], ""
+    every = [r for _, n, rows in ladders for g in rows for r in rows[g] if r.get("n") == n]
+    use_peer = all(peer_pct(r) is not None or "pct_copy" not in r for r in every) and any(
+        peer_pct(r) is not None for r in every)
+    value = peer_pct if use_peer else (lambda r: float(r["pct_copy"]) if "pct_copy" in r else None)
+    what = ("% of the library peer (cuBLAS, cuFFT, CUB, cuSPARSE: its time / the kernel's), same run" if use_peer
+            else "% of a device-to-device copy of the same bytes, same run")
+    out = []
+    for name, n, rows in ladders:
+        progs, vals = [], {}  # a bar group a kernel: its prog, or its kernel= where that is a name
+        for g in data:
+            first = {}
+            for r in rows[g]:
+                kern = r.get("kernel", "")
+                kern = r["prog"] if kern.isdigit() or not kern else kern
+                if r.get("n") == n and kern not in first:
+                    first[kern] = r
+                    progs += [kern] if kern not in progs else []
+            vals[g] = first
+        vals = {g: [value(vals[g][p]) if p in vals[g] else None for p in progs] for g in data}
+        if any(v is not None for g in vals for v in vals[g]):
+            pre = os.path.commonprefix(progs) if len(progs) > 1 else ""
+            pre = "" if pre in progs else pre[:pre.rfind("_") + 1]  # sgemm_k1_naive -> k1_naive
+            out.append((name, n, [p[len(pre):] for p in progs], vals))
+    return out, what
 
 
 def pyplot():
@@ -57,118 +207,132 @@ def pyplot():
     return plt
 
 
-def plot(rows, png):
-    plt = pyplot()
-    if plt is None:
+def plot(plt, data, prac, png, title):
+    ladders, what = ladder_points(data, prac)
+    if not ladders:
         return False
-
-    def label(r):  # the variant or the row pitch tells apart runs of one program at one size
-        extra = r.get("variant") or ("pitch %s" % r["pitch"] if "pitch" in r else "")
-        return "p%s %s %s %s" % (r["prac"], r["prog"], r.get("n", ""), extra)
-
-    pts = [(label(r), float(r["pct_copy"])) for r in rows if "pct_copy" in r]
-    if not pts:
-        return False
-    fig, ax = plt.subplots(figsize=(9, 0.35 * len(pts) + 1.2))
-    ys = range(len(pts))  # by position, so that equal labels never merge into one bar
-    ax.barh(list(ys), [p[1] for p in pts][::-1], color="#4c72b0")
-    ax.set_yticks(list(ys))
-    ax.set_yticklabels([p[0] for p in pts][::-1])
-    ax.axvline(100, color="k", lw=0.8)
-    ax.axvline(90, color="r", lw=0.8, ls="--")
-    ax.set_xlabel("% of the device-to-device copy measured in the same run")
+    gpus = list(data)
+    widths = [max(2, len(k)) for _, _, k, _ in ladders]
+    fig, axes = plt.subplots(1, len(ladders), figsize=(1.6 + 0.55 * len(gpus) * sum(widths), 4.6), squeeze=False,
+                             gridspec_kw={"width_ratios": widths})
+    w = 0.8 / len(gpus)
+    for ax, (name, n, kernels, vals) in zip(axes[0], ladders):
+        for i, g in enumerate(gpus):
+            xs = [j + (i - (len(gpus) - 1) / 2) * w for j in range(len(kernels))]
+            pts = [(x, v) for x, v in zip(xs, vals[g]) if v is not None]
+            bars = ax.bar([x for x, _ in pts], [v for _, v in pts], w, label=label(g), color="C%d" % i)
+            for b, (_, v) in zip(bars, pts):
+                ax.text(b.get_x() + b.get_width() / 2, b.get_height(), "%.0f" % v if v >= 10 else "%.1f" % v,
+                        ha="center", va="bottom", fontsize=7)
+        ax.axhline(100, color="k", lw=0.8, ls="--")
+        ax.set_xticks(range(len(kernels)))
+        ax.set_xticklabels(kernels, rotation=30, ha="right", fontsize=8)
+        ax.set_title("%s, n=%s" % (name, n), fontsize=9)
+    axes[0][0].set_ylabel(what, fontsize=8)
+    axes[0][-1].legend(fontsize=8)
+    fig.suptitle(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
+    plt.close(fig)
     return True
 
 
-def plot_sgemm(rows, png):
-    """prac5's SGEMM ladder: TFLOP/s of each step, labelled with its % of cuBLAS in the same run."""
-    pts = [r for r in rows if r.get("prac") == "5" and "TFLOPs" in r and "pct_cublas" in r
-           and r.get("prog", "").startswith("sgemm_k")]
-    plt = pyplot()
-    if not pts or plt is None:
-        return False
-    names = ["%s\n%s" % (r["prog"][len("sgemm_"):], r.get("n", "")) for r in pts]
-    tf = [float(r["TFLOPs"]) for r in pts]
-    fig, ax = plt.subplots(figsize=(9, 4))
-    bars = ax.bar(range(len(pts)), tf, color="#4c72b0")
-    for b, r in zip(bars, pts):
-        ax.text(b.get_x() + b.get_width() / 2, b.get_height(), "%s %%" % r["pct_cublas"], ha="center",
-                va="bottom", fontsize=8)
-    ax.set_xticks(range(len(pts)))
-    ax.set_xticklabels(names, fontsize=7)
-    ax.set_ylabel("TFLOP/s (FP32)")
-    ax.set_title("SGEMM ladder, % of cuBLAS measured in the same run")
-    fig.tight_layout()
-    fig.savefig(png, dpi=110)
-    return True
-
-
-def kept_section(path):
-    """The part of the published page that make bench does not measure (the 'Every GPU' results of make
-    check-arch, check-profiles, defaults and sanitize), between its two markers: carried over unchanged."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError:
+def kept(text, start, end=None):
+    """The page's text from the line `start` (to the line `end`, or the end), or ""."""
+    i = text.find(start)
+    if i < 0:
         return ""
-    m = re.search(r"<!-- kept by make bench -->.*?<!-- /kept -->", text, re.S)
-    return m.group(0) if m else ""
+    j = text.find(end, i) + len(end) if end and text.find(end, i) >= 0 else len(text)
+    return text[i:j].rstrip()
+
+
+def page(data, old, tail):
+    """The page from every GPU's rows; the kept section of the old page; tail: the verdicts and make doctor."""
+    gpus = list(data)
+    when = {g: data[g][0].get("date", "?") if data[g] else "?" for g in gpus}
+    names = {g: data[g][0].get("gpu", g) if data[g] else g for g in gpus}
+    out = ["# Measured results\n",
+           "Generated by `make bench` (or `make results`, from the CSVs alone) from the BENCH lines of every "
+           "practical's bench runs, one file a GPU; do not edit by hand. A run on one GPU replaces that GPU's "
+           "file alone. GPUs:\n"]
+    for g in gpus:
+        out.append("- **%s**: %s, measured %s UTC ([results_%s.csv](results_%s.csv), %d BENCH lines)"
+                   % (label(g), names[g], when[g], g, g, len(data[g])))
+    for g in KNOWN:
+        if g not in data:
+            out.append("- **%s**: not yet measured with `make bench`" % KNOWN[g])
+    out.append("\nBandwidth counts the fewest bytes each operation must move (each input read once, each output "
+               "written once), in GB/s (10^9 bytes/s); `pct_copy` compares it with a device-to-device copy "
+               "of the same size measured in the same run. Times are medians over `reps` timed runs after warm-up. "
+               "A row is one measurement (its program, size and the settings that say what ran); each GPU has "
+               "its own columns: the time, the ratios (`pct_*` in %, `x_*` as a factor: the peer's time over "
+               "this one's) and the block sizes its run chose; an empty cell: not measured there. The CSVs "
+               "hold every key of every BENCH line (GB/s, the peak, rates, errors).\n")
+    plt = pyplot()
+    pracs = sorted({r.get("prac", "?") for g in gpus for r in data[g]}, key=prac_order)
+    title = ", ".join("%s (%s)" % (names[g], when[g][:10]) for g in gpus)
+    if plt is None:
+        out.append("Figures were not drawn: matplotlib is not installed where this page was generated "
+                   "(the tables hold every number).\n")
+    for p in pracs:
+        out.append("## Practical %s\n" % p)
+        png = "results_prac%s.png" % p
+        if plt is not None and plot(plt, data, p, os.path.join(DOCS, png), "Practical %s: %s" % (p, title)):
+            out.append("![practical %s: each ladder's kernels, one bar a GPU](%s)\n" % (p, png))
+        for t in tables(data, p):
+            out.append(t + "\n")
+    k = kept(old, "<!-- kept by make bench -->", "<!-- /kept -->")
+    if k:
+        out.append(k + "\n")
+    out.append(tail.rstrip())
+    return "\n".join(out) + "\n"
+
+
+def run_tail(doctor, runs, gpu_name, date):
+    lines = ["## Verdicts of the bench runs\n",
+             "The latest `make bench` run, on **%s**, %s UTC:\n" % (gpu_name, date)]
+    lines += ["- `%s`: %s" % (r["name"], r["verdict"]) for r in runs]
+    lines.append("\n## `make doctor`\n\n```\n%s\n```" % doctor)
+    return "\n".join(lines)
 
 
 def main():
+    page_path = PAGE
+    try:
+        with open(page_path, encoding="utf-8") as f:
+            old = f.read()
+    except OSError:
+        old = ""
+    if sys.argv[1:] == ["--from-csv"]:
+        data = read_csvs(DOCS)
+        if not data:
+            sys.exit("results.py: no %s/results_*.csv" % DOCS)
+        tail = kept(old, "## Verdicts of the bench runs")
+        with open(page_path, "w", encoding="utf-8") as f:
+            f.write(page(data, old, tail))
+        print("wrote %s from %s" % (os.path.relpath(page_path), ", ".join("results_%s.csv" % g for g in data)))
+        return
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
     doctor_log, bench_log = sys.argv[1], sys.argv[2]
     with open(doctor_log, encoding="utf-8", errors="replace") as f:
         doctor = f.read().rstrip()
     runs, rows = parse_bench(bench_log)
     # when the benchmarks ran: the time the bench log was last written
-    measured = datetime.datetime.fromtimestamp(os.path.getmtime(bench_log), datetime.timezone.utc)
+    date = datetime.datetime.fromtimestamp(os.path.getmtime(bench_log), datetime.timezone.utc)
+    date = date.strftime("%Y-%m-%d %H:%M")
     gpu = re.search(r"^device \d+: (.*)$", doctor, re.M)
     ngpus = re.search(r"^CUDA driver .*, (\d+) GPUs?$", doctor, re.M)
     names = re.findall(r"^GPU +\d+, ([^,]+),", doctor, re.M)  # nvidia-smi's list, one line a GPU
-    gpu_name = gpu.group(1) if gpu else "none"
+    name = gpu.group(1).strip() if gpu else "none"
+    gpu_name = name
     if gpu and ngpus and int(ngpus.group(1)) > 1:  # the single-GPU runs use device 0
         if len(set(names)) > 1:
-            gpu_name = "%s (device 0 of %s GPUs: %s)" % (gpu_name, ngpus.group(1), ", ".join(names))
+            gpu_name = "%s (device 0 of %s GPUs: %s)" % (name, ngpus.group(1), ", ".join(names))
         else:
-            gpu_name = "%s x %s (the one-GPU runs on device 0)" % (ngpus.group(1), gpu_name)
-    print("# Measured results\n")
-    print("Generated by `make bench` on %s UTC from the BENCH lines of every practical's bench runs; "
-          "do not edit by hand. GPU: **%s**.\n" % (measured.strftime("%Y-%m-%d %H:%M"), gpu_name))
-    print("Bandwidth counts the fewest bytes each operation must move (each input read once, each output "
-          "written once), in GB/s (10^9 bytes/s); `pct_copy` compares it with a device-to-device copy "
-          "of the same size measured in the same run. Times are medians over `reps` timed runs after warm-up.\n")
-    pracs = sorted({r.get("prac", "?") for r in rows}, key=lambda p: (len(p), p))
-    for p in pracs:
-        print("## Practical %s\n" % p)
-        groups = []  # rows that report the same fields share a table, in the order they were measured
-        for r in rows:
-            if r.get("prac") != p:
-                continue
-            keys = tuple(sorted(r))
-            for g in groups:
-                if g[0] == keys:
-                    g[1].append(r)
-                    break
-            else:
-                groups.append((keys, [r]))
-        for _, g in groups:
-            print(table(g))
-            print()
-    png = os.environ.get("RESULTS_PNG") or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "docs", "results_bandwidth.png")
-    if plot(rows, png):
-        print("![bandwidth as % of copy](results_bandwidth.png)\n")
-    if plot_sgemm(rows, os.path.join(os.path.dirname(png), "results_sgemm.png")):
-        print("![the SGEMM ladder, TFLOP/s and % of cuBLAS](results_sgemm.png)\n")
-    kept = kept_section(os.path.join(os.path.dirname(png), "results.md"))
-    if kept:
-        print(kept + "\n")
-    print("## Verdicts of the bench runs\n")
-    for r in runs:
-        print("- `%s`: %s" % (r["name"], r["verdict"]))
-    print("\n## `make doctor`\n\n```\n%s\n```" % doctor)
+            gpu_name = "%s x %s (the one-GPU runs on device 0)" % (ngpus.group(1), name)
+    write_csv(os.path.join(DOCS, "results_%s.csv" % gpu_key(name)), rows, date, name)
+    sys.stdout.write(page(read_csvs(DOCS), old, run_tail(doctor, runs, gpu_name, date)))
 
 
 if __name__ == "__main__":
