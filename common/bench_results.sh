@@ -5,14 +5,14 @@
 # one BENCH line and no run failed; otherwise it says why and keeps the published page (a machine
 # without a GPU, where every run SKIPs, must never overwrite the measured tables with a list of skips).
 # Environment: RESULTS=FILE writes somewhere else than docs/results.md, the CSVs and figures in its folder
-# (the tests use it).
+# (the tests use it); DOCTOR=COMMAND runs that instead of common/doctor.sh (the tests' stand-in GPUs).
 set -u
 cd "$(dirname "$0")/.."
 results=${RESULTS:-docs/results.md}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-common/doctor.sh >"$work/doctor.log" 2>&1 || true
+${DOCTOR:-common/doctor.sh} >"$work/doctor.log" 2>&1 || true
 LOG=$work/bench.log common/run_checks.sh bench "$@" | tee "$work/summary"
 status=${PIPESTATUS[0]}
 cp "$work/bench.log" bench.log 2>/dev/null || : >bench.log

@@ -165,5 +165,52 @@ rc=$?
   ! grep -q '^old$' "$t/results.md"
 ok "bench: BENCH lines and no failure write results.md, keeping its kept section" $?
 
+# 8. one CSV a GPU, one page with a column group a GPU: two stand-in GPUs (DOCTOR prints their names)
+mkdir -p "$t/res" "$t/nompl/matplotlib"
+echo 'raise ImportError("no matplotlib in this test")' >"$t/nompl/matplotlib/__init__.py"
+for g in "H100:NVIDIA H100 80GB HBM3" "H200:NVIDIA H200" "RTX4:NVIDIA GeForce RTX 4060"; do
+  printf '#!/bin/sh\necho "device 0: %s"\n' "${g#*:}" >"$t/doctor_${g%%:*}"
+done
+chmod +x "$t"/doctor_*
+cat >"$t/pracX/ladder" <<'P'
+#!/bin/sh
+m=${FAKE_MS:-1.0}
+echo "BENCH prac=4 prog=reduction_cub n=64 reps=1 ms=$m pct_copy=100.0 step=0 x_cub=1.000"
+[ -n "$SHORT" ] || echo "BENCH prac=4 prog=reduction_shfl n=64 reps=1 ms=2.0 pct_copy=50.0 step=4 x_cub=0.500"
+echo "BENCH prac=4 prog=reduction_fast n=64 reps=1 ms=1.1 pct_copy=91.0 step=6 x_cub=0.909 block=${BLOCK:-256}"
+echo "RESULT: PASS"
+P
+chmod +x "$t/pracX/ladder"
+printf 'bench ladder\n' >"$t/pracX/runs"
+printf 'old\n<!-- kept by make bench -->\n## Every GPU\nzero FAIL\n<!-- /kept -->\nold\n' >"$t/res/results.md"
+bench() { RESULTS=$t/res/results.md PYTHONPATH=$t/nompl common/bench_results.sh "$t/pracX/runs" >/dev/null 2>&1; }
+DOCTOR=$t/doctor_H100 bench
+[ -f "$t/res/results_h100.csv" ] && grep -q '^- \*\*H200\*\*: not yet measured with `make bench`' "$t/res/results.md" &&
+  head -1 "$t/res/results_h100.csv" | grep -q '^prac,prog,n,reps,ms,pct_copy,step,x_cub,block,date,gpu$' &&
+  grep -q ',NVIDIA H100 80GB HBM3$' "$t/res/results_h100.csv" && [ "$(wc -l <"$t/res/results_h100.csv")" = 4 ]
+ok "bench: a run writes results_<gpu>.csv (prac, prog, n, the keys, date, GPU); the page names the GPU not measured" $?
+SHORT=1 BLOCK=512 DOCTOR=$t/doctor_H200 bench
+cp "$t/res/results_h100.csv" "$t/h100.csv"
+[ -f "$t/res/results_h200.csv" ] && grep -q '^| prog | n | step | H100 ms | H100 pct_copy | H100 x_cub | H200 ms | H200 pct_copy | H200 x_cub |$' "$t/res/results.md" &&
+  grep -q '^| reduction_shfl | 64 | 4 | 2.0 | 50.0 | 0.500 |  |  |  |$' "$t/res/results.md" &&
+  grep -q '^| reduction_fast | 64 | 6 | 1.1 | 91.0 | 0.909 | 256 | 1.1 | 91.0 | 0.909 | 512 |$' "$t/res/results.md" &&
+  ! grep -q 'not yet measured' "$t/res/results.md"
+ok "bench: two GPUs' CSVs make one page, a column group a GPU, an empty cell where a row was not measured" $?
+FAKE_MS=3.0 DOCTOR=$t/doctor_H200 bench
+FAKE_MS=5.0 DOCTOR=$t/doctor_RTX4 bench
+cmp -s "$t/h100.csv" "$t/res/results_h100.csv" && grep -q '^4,reduction_cub,64,1,3.0,' "$t/res/results_h200.csv" &&
+  grep -q '^4,reduction_cub,64,1,5.0,' "$t/res/results_nvidia-geforce-rtx-4060.csv" &&
+  grep -q '^| reduction_cub | 64 | 0 | 1.0 | 100.0 | 1.000 | 3.0 | 100.0 | 1.000 | 5.0 | 100.0 | 1.000 |$' "$t/res/results.md"
+ok "bench: a rerun replaces its own GPU's CSV alone; another GPU gets a slug of its name" $?
+grep -q '^zero FAIL$' "$t/res/results.md" && ! grep -q '^old$' "$t/res/results.md" &&
+  [ "$(grep -c 'kept by make bench' "$t/res/results.md")" = 1 ]
+ok "bench: the kept section survives every rewrite" $?
+! ls "$t/res"/*.png >/dev/null 2>&1 && grep -q '^Figures were not drawn: matplotlib is not installed' "$t/res/results.md"
+ok "bench: without matplotlib no figure, and the page says so" $?
+cp "$t/res/results.md" "$t/page.md"
+out=$(RESULTS=$t/res/results.md PYTHONPATH=$t/nompl python3 common/results.py --from-csv 2>&1)
+cmp -s "$t/page.md" "$t/res/results.md" && grep -q '^wrote .* from results_h100.csv, results_h200.csv' <<<"$out"
+ok "results.py --from-csv rewrites the same page from the CSVs, keeping the verdicts and make doctor" $?
+
 rm -f "$top/bench.log" "$top/bench.summary"
 summary
