@@ -17,7 +17,7 @@ PROFILES := t4 rtx3060 rtx4060 a100 l4
 ARCH_SMS := 75 80 86 89
 
 .PHONY: all $(PRACS) exercises check bench sanitize profile test doctor doccheck clean help check-arch \
-        check-profiles defaults
+        check-profiles defaults results
 
 all: $(PRACS)
 $(PRACS):
@@ -36,6 +36,10 @@ check: all
 # run leaves the published page as it was (common/bench_results.sh)
 bench: all
 	@common/bench_results.sh $(RUNS)
+
+# docs/results.md again from docs/results_<gpu>.csv alone (one CSV a GPU that ran make bench), no GPU needed
+results:
+	@python3 common/results.py --from-csv
 
 sanitize: all
 	@common/run_checks.sh sanitize $(RUNS)
@@ -80,7 +84,8 @@ help:
 	@echo "make check        run every program against its CPU gold: PASS / FAIL / SKIP each"
 	@echo "make exercises    build the starting files in pracN/exercises/ (they FAIL until you finish them)"
 	@echo "make test         CPU tests, build checks, bad-input runs, -help texts and make check (what CI runs)"
-	@echo "make bench        timed runs against the copy and the libraries; writes docs/results.md"
+	@echo "make bench        timed runs against the copy and the libraries; writes docs/results_<gpu>.csv and docs/results.md"
+	@echo "make results      docs/results.md (and its figures, with matplotlib) again from every docs/results_<gpu>.csv"
 	@echo "make sanitize     the sanitize runs under compute-sanitizer (memcheck, initcheck, racecheck, synccheck)"
 	@echo "make check-arch SMS=75   a clean PTX-only build for compute capability 7.5, then make check on this GPU"
 	@echo "make check-profiles      make check under each GPU profile ($(PROFILES)); PROFILE=t4 for one"
