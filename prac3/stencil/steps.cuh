@@ -58,9 +58,10 @@ static int ladder_check(void *p, int k) {
   checkCudaErrors(cudaMemset(u1, 0xff, c->dbytes)); // NaN: padding or a point never written cannot pass
   checkCudaErrors(cudaMemset(u2, 0xff, c->dbytes));
   copy_in_padded(u1, c->h_u0, NX, NY, NZ, pitch);
-  if (k == 4) { // passes of T sweeps, the last one fewer
+  if (k == 4) { // passes of T sweeps, the last one fewer; then the timed pass is T sweeps again
     tb_configure(&c->a4, &c->b4);
     tb_iterate(&c->a4, &c->b4, sweeps, &u1, &u2);
+    set_pass(&c->a4, c->T, c->b4.by, c->b4.kchunk);
   } else {
     for (int i = 0; i < sweeps; i++) {
       sweep_once(c, k, u1, u2);
@@ -69,7 +70,6 @@ static int ladder_check(void *p, int k) {
       u2 = foo;
     }
   }
-  set_pass(&c->a4, c->T, c->b4.by, c->b4.kchunk); // the timed pass: T sweeps
   copy_out_padded(c->h_out, u1, NX, NY, NZ, pitch);
   gold_stats st;
   size_t n = (size_t)NX * NY * NZ;
