@@ -19,6 +19,7 @@ import glob
 import os
 import re
 import sys
+import textwrap
 
 PAGE = os.environ.get("RESULTS") or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "results.md")
 DOCS = os.path.dirname(os.path.abspath(PAGE))
@@ -225,11 +226,13 @@ def plot(plt, data, prac, png, title):
                 ax.text(b.get_x() + b.get_width() / 2, b.get_height(), "%.0f" % v if v >= 10 else "%.1f" % v,
                         ha="center", va="bottom", fontsize=7)
         ax.axhline(100, color="k", lw=0.8, ls="--")
+        top = max([100] + [v for g in gpus for v in vals[g] if v is not None])
+        ax.set_ylim(0, top * 1.22)  # room above the bars for the values and the legend
         ax.set_xticks(range(len(kernels)))
         ax.set_xticklabels(kernels, rotation=30, ha="right", fontsize=8)
         ax.set_title("%s, n=%s" % (name, n), fontsize=9)
-    axes[0][0].set_ylabel(what, fontsize=8)
-    axes[0][-1].legend(fontsize=8)
+    axes[0][0].set_ylabel(textwrap.fill(what, 50), fontsize=8)
+    axes[0][-1].legend(fontsize=8, loc="upper right", ncol=len(gpus))
     fig.suptitle(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
