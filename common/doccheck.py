@@ -4,6 +4,7 @@ output the handout shows still has the shape of what the programs print now.
 
     python3 common/doccheck.py docs/prac4.md ...          run every pair, one verdict each
     python3 common/doccheck.py --list docs/prac4.md ...   the pairs found (and the blocks left out), no runs
+    python3 common/doccheck.py --save DIR docs/prac4.md   as the first, each pair's real output kept in DIR
 
 The rules, as docs/tools.md ("make doccheck") states them:
 
@@ -322,9 +323,13 @@ def run_pair(pair, timeout, root):
     return out, None
 
 
-def check(pair, timeout, root):
-    """(verdict, message) of one pair."""
+def check(pair, timeout, root, save=None):
+    """(verdict, message) of one pair; save: a folder to write the real output to (FILE_LINE.out)."""
     real, error = run_pair(pair, timeout, root)
+    if save:
+        name = "%s_%d.out" % (os.path.splitext(os.path.basename(pair.path))[0], pair.line)
+        with open(os.path.join(save, name), "w") as f:
+            f.write("\n".join(real))
     if error:
         return "STALE", error
     skips = [l.strip() for l in real if l.strip().startswith("RESULT: SKIP")]
@@ -341,7 +346,11 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the pairs and the blocks left out; run nothing")
     ap.add_argument("--timeout", type=int, default=300, help="seconds a program line may run (300)")
     ap.add_argument("--root", default=ROOT, help="the directory that holds pracN/ (the repository)")
+    ap.add_argument("--save", metavar="DIR", help="write each pair's real output to DIR/pracN_LINE.out, to "
+                    "refresh a block from it")
     args = ap.parse_args()
+    if args.save:
+        os.makedirs(args.save, exist_ok=True)
     counts = {"PASS": 0, "STALE": 0, "SKIP": 0}
     for path in args.handouts:
         pairs, left_out, no_output = find_pairs(path)
@@ -358,7 +367,7 @@ def main():
                   f"{len(no_output)} showing no output")
             continue
         for p in pairs:
-            verdict, message = check(p, args.timeout, args.root)
+            verdict, message = check(p, args.timeout, args.root, args.save)
             counts[verdict] += 1
             text = f"{verdict:<5} {path}:{p.line} {p.label()}"
             if verdict == "STALE":
