@@ -8,7 +8,9 @@
 #            other first word is an error in the runs file (reported with its file and line number)
 #   expect   the verdict the run must end with (default PASS). A run that ends with RESULT: SKIP and
 #            exit code 2 counts as skipped whatever was expected (no GPU, a tool that is absent), except
-#            that expect=SKIP passes on a SKIP for any reason other than having no GPU.
+#            that expect=SKIP passes on a SKIP for any reason other than having no GPU. An exercise line
+#            (exercises/x) with expect=FAIL also passes on a PASS once the learner has edited exercises/
+#            (exercise_edited, below): their finished exercise.
 #   out      a file of pinned output that the run must reproduce; lines naming the GPU are ignored.
 #   tool     the compute-sanitizer tool for sanitize lines: memcheck, racecheck, synccheck or initcheck.
 #            A line without tool= runs twice, under memcheck and under initcheck (reads of device memory
@@ -54,6 +56,16 @@ report() { # status name detail
 }
 
 show_tail() { sed -e 's/^/      | /' | tail -n "${1:-15}"; }
+
+# Has the learner edited the practical's starting files? An exercise line expects the starting file to FAIL
+# (expect=FAIL): as the repository gives it, a PASS would mean the exercise teaches nothing, and that stays a
+# FAIL (a clean clone, CI). Once exercises/ differs from the repository's commit, a PASS is the learner's
+# finished exercise. Outside a git clone nothing counts as edited.
+exercise_edited() { # dir
+  git -C "$1" rev-parse --verify -q HEAD >/dev/null 2>&1 || return 1
+  git -C "$1" diff --quiet HEAD -- exercises/ 2>/dev/null
+  [ $? = 1 ]
+}
 
 code_of() { case $1 in PASS) echo 0 ;; FAIL) echo 1 ;; SKIP) echo 2 ;; *) echo '?' ;; esac; }
 
@@ -197,6 +209,10 @@ for runs in "$@"; do
         else
           report SKIP "$name" "$why"
         fi
+        continue
+      fi
+      if [ "$verdict" = PASS ] && [ "$expect" = FAIL ] && [[ $prog == exercises/* ]] && exercise_edited "$dir"; then
+        report PASS "$name" "your exercise passes (exercises/ differs from the starting files)"
         continue
       fi
       if [ "$verdict" != "$expect" ]; then

@@ -103,8 +103,8 @@ int main(int argc, char **argv) {
   device_memory_check(2 * bytes + bytes / 1000 + (bench ? 2 * bytes : 0) + (64 << 20),
                       bench ? "in, out, the copy test's buffers and the workspace" : "in, out and the workspace",
                       args_given(argc, argv, "n"));
-  printf("Scan of %zu %s, %u tiles of %d\n", N, use_int ? "ints" : random ? "random floats" : "whole-number floats",
-         nb, SCAN_TILE);
+  printf("Scan of %zu %s: %u tiles of %d (kernel 1), %u of %d (kernels 2 and 3)\n", N,
+         use_int ? "ints" : random ? "random floats" : "whole-number floats", nb, SCAN_TILE, num_lb_tiles(N), LB_TILE);
 
   // the input, and the gold
   void *h_in = malloc(bytes), *h_out = malloc(bytes), *h_first = repeat ? malloc(bytes) : NULL;

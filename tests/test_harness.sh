@@ -212,5 +212,23 @@ out=$(RESULTS=$t/res/results.md PYTHONPATH=$t/nompl python3 common/results.py --
 cmp -s "$t/page.md" "$t/res/results.md" && grep -q '^wrote .* from results_h100.csv, results_h200.csv' <<<"$out"
 ok "results.py --from-csv rewrites the same page from the CSVs, keeping the verdicts and make doctor" $?
 
+# 9. an exercise line (expect=FAIL): a PASS fails while exercises/ is the repository's starting file, and
+# passes once the learner has edited it; outside a git clone it stays a FAIL
+mkdir -p "$t/pracE/exercises"
+printf '#!/bin/sh\necho "RESULT: PASS"\n' >"$t/pracE/exercises/x"
+chmod +x "$t/pracE/exercises/x"
+printf 'check expect=FAIL exercises/x\n' >"$t/pracE/runs"
+out=$(common/run_checks.sh check "$t/pracE/runs")
+grep -q '^FAIL  pracE/exercises/x  (expected FAIL, got PASS' <<<"$out"
+ok "run_checks: outside a git clone, an exercise that PASSes is a FAIL" $?
+(cd "$t/pracE" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm start) >/dev/null 2>&1
+out=$(common/run_checks.sh check "$t/pracE/runs")
+grep -q '^FAIL  pracE/exercises/x  (expected FAIL, got PASS' <<<"$out"
+ok "run_checks: an untouched starting file that PASSes is a FAIL (the exercise would teach nothing)" $?
+echo '# edited' >>"$t/pracE/exercises/x"
+out=$(common/run_checks.sh check "$t/pracE/runs")
+grep -q '^PASS  pracE/exercises/x  (your exercise passes' <<<"$out" && grep -q '^1 passed, 0 failed' <<<"$out"
+ok "run_checks: once exercises/ is edited, its PASS is the learner's finished exercise" $?
+
 rm -f "$top/bench.log" "$top/bench.summary"
 summary
