@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_course_lines.sh -- CPU tests of a runs line's course=FILE (common/run_checks.sh, common/course_lines.py):
 # stand-in programs print the course's lines, or the course's lines with one thing wrong, and each wrong kind
-# must FAIL.
+# must FAIL; then every course program's default run carries its course= file, and each file is used.
 # Closes with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -85,5 +85,35 @@ printf '#!/bin/sh\necho "RESULT: SKIP (no CUDA device: none here)"\nexit 2\n' >"
 chmod +x "$t/pracX/noGPU"
 common/run_checks.sh check "$t/pracX/runs" | grep -q '^SKIP  pracX/noGPU'
 ok "course=: a run that SKIPs is a SKIP" $?
+
+# every course program's default run compares with its course file, and every course file is used
+course_programs="prac1/prac1a prac1/prac1b prac1/prac1c prac2/prac2 prac2/prac2_device prac3/laplace3d
+  prac3/laplace3d_new prac4/reduction prac6/prac6 prac6/prac6a prac6/prac6b prac6/prac6c prac7/trid prac8/scan"
+bad=""
+for p in $course_programs; do
+  prac=${p%/*} prog=${p#*/}
+  grep -Eq "^check( [a-z]+=[^ ]+)* course=course/$prog\.out( [a-z]+=[^ ]+)* $prog\$" "$prac/runs" &&
+    [ -s "$prac/course/$prog.out" ] || bad="$bad $p"
+done
+shopt -s nullglob
+for f in prac*/course/*.out; do
+  grep -q "course=course/$(basename "$f") " "$(dirname "$(dirname "$f")")/runs" || bad="$bad $f(unused)"
+done
+[ -z "$bad" ] || echo "      missing or unused:$bad"
+[ -z "$bad" ]
+ok "runs: the 14 course programs' default runs have their course= file (prac5's two are NVIDIA samples)" $?
+
+# a line with both out= and course= pins the whole output: that output must hold the course's lines too
+bad=""
+for runs in prac*/runs; do
+  while read -r line; do
+    out=$(sed -n 's/.* out=\([^ ]*\).*/\1/p' <<<"$line") course=$(sed -n 's/.* course=\([^ ]*\).*/\1/p' <<<"$line")
+    [ -n "$out" ] && [ -n "$course" ] || continue
+    python3 common/course_lines.py "${runs%/runs}/$course" <"${runs%/runs}/$out" >/dev/null || bad="$bad ${runs%/runs}/$out"
+  done < <(grep '^check .*course=' "$runs")
+done
+[ -z "$bad" ] || echo "      not the course's lines:$bad"
+[ -z "$bad" ]
+ok "runs: each pinned out= file of a course= line starts with the course's lines" $?
 
 summary
