@@ -36,7 +36,7 @@ FIELD_PAD = 3  # spaces before a number from which on they are a fixed-width fie
 
 
 def tokens(line):
-    """A line as [(kind, text)]: kind 'n' a number, 's' a run of spaces, 't' one other character."""
+    """A line as [(kind, text)]: kind 'n' a number, 's' a run of spaces, 't' any other text between them."""
     out = []
     for m in TOKEN.finditer(line):
         kind, text = m.lastgroup, m.group(0)

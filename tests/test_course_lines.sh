@@ -116,4 +116,21 @@ done
 [ -z "$bad" ]
 ok "runs: each pinned out= file of a course= line starts with the course's lines" $?
 
+# the padding rule (three or more spaces before a number: a fixed-width field) applies in the course's files only
+# where the course prints %13.8f, so that nowhere else can it hide a difference in spaces
+fields=$(python3 - <<'P'
+import glob, sys
+sys.path.insert(0, "common")
+from course_lines import FIELD_PAD, tokens
+for f in sorted(glob.glob("prac*/course/*.out")):
+    for n, line in enumerate(open(f).read().split("\n"), 1):
+        t = tokens(line)
+        if any(k == "s" and len(x) >= FIELD_PAD and t[i + 1:i + 2] and t[i + 1][0] == "n" for i, (k, x) in enumerate(t)):
+            print(f"{f}:{n}")
+P
+)
+[ "$(sort -u <<<"$fields")" = "prac2/course/prac2.out:4
+prac2/course/prac2_device.out:7" ]
+ok "course files: only the course's %13.8f fields have three or more spaces before a number" $?
+
 summary
