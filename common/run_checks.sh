@@ -3,7 +3,7 @@
 # judge each by its verdict line and exit code, and close with "N passed, N failed, N skipped".
 #
 # A line of a runs file:
-#   TAG [expect=PASS|FAIL|SKIP] [out=FILE] [timeout=SECONDS] [tool=T] [env=NAME=VALUE]... PROGRAM [ARGS...]
+#   TAG [expect=PASS|FAIL|SKIP] [out=FILE] [course=FILE] [timeout=SECONDS] [tool=T] [env=NAME=VALUE]... PROGRAM [ARGS...]
 #   TAG      check | bench | sanitize | profile | bad; blank lines and # comments are ignored, and any
 #            other first word is an error in the runs file (reported with its file and line number)
 #   expect   the verdict the run must end with (default PASS). A run that ends with RESULT: SKIP and
@@ -12,6 +12,12 @@
 #            (exercises/x) with expect=FAIL also passes on a PASS once the learner has edited exercises/
 #            (exercise_edited, below): their finished exercise.
 #   out      a file of pinned output that the run must reproduce; lines naming the GPU are ignored.
+#   course   a file of the course's own lines (pracN/course/PROGRAM.out: what the course's program prints in
+#            its default run). The run's output must be those lines, one for one, with the same words, spaces
+#            and blank lines; the numbers may differ (and a right-aligned field's padding with them). The
+#            only other lines allowed are the first, when it starts `GPU Device ` (the GPU's name), and every
+#            line after the course's last one (the workbook's own lines and the verdict). course_lines.py
+#            states the rules in full.
 #   tool     the compute-sanitizer tool for sanitize lines: memcheck, racecheck, synccheck or initcheck.
 #            A line without tool= runs twice, under memcheck and under initcheck (reads of device memory
 #            that nothing wrote), so that every program with a memcheck line is initchecked too.
@@ -36,6 +42,7 @@ tag=${1:?usage: run_checks.sh TAG RUNSFILE...}
 shift
 
 passed=0 failed=0 skipped=0
+here=$(cd "$(dirname "$0")" && pwd)
 sanitizer=$(command -v compute-sanitizer || true)
 [ -z "$sanitizer" ] && [ -n "${CUDA_HOME:-}" ] && [ -x "$CUDA_HOME/bin/compute-sanitizer" ] && sanitizer=$CUDA_HOME/bin/compute-sanitizer
 [ -z "$sanitizer" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && sanitizer=/usr/local/cuda/bin/compute-sanitizer
@@ -124,12 +131,13 @@ for runs in "$@"; do
       ;;
     esac
     [ "$first" = "$tag" ] || continue
-    expect=PASS out='' limit=900 tool='' envs=()
+    expect=PASS out='' course='' limit=900 tool='' envs=()
     read -r -a words <<<"$rest"
     while [ ${#words[@]} -gt 0 ]; do
       case ${words[0]} in
       expect=*) expect=${words[0]#expect=} ;;
       out=*) out=${words[0]#out=} ;;
+      course=*) course=${words[0]#course=} ;;
       timeout=*) limit=${words[0]#timeout=} ;;
       tool=*) tool=${words[0]#tool=} ;;
       env=*) envs+=("${words[0]#env=}") ;;
@@ -231,8 +239,17 @@ for runs in "$@"; do
           continue
         fi
       fi
+      if [ -n "$course" ]; then
+        if ! diffs=$(printf '%s\n' "$output" | python3 "$here/course_lines.py" "$dir/$course" 2>&1); then
+          report FAIL "$name" "output does not start with the course's lines of $course"
+          printf '%s\n' "$diffs" | show_tail 6
+          continue
+        fi
+      fi
       if [ "$expect" = PASS ]; then
-        report PASS "$name" "${out:+output matches $out}"
+        detail="${out:+output matches $out}"
+        [ -n "$course" ] && detail="${detail:+$detail; }the course's lines of $course first"
+        report PASS "$name" "$detail"
       else
         report PASS "$name" "fails as it should: $why"
       fi

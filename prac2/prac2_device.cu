@@ -162,9 +162,15 @@ int main(int argc, char **argv) {
   int nblocks = per_sm * nsm;
   if ((long long)nblocks * nthreads > npath) nblocks = (npath + nthreads - 1) / nthreads;
   long long nthreads_total = (long long)nblocks * nthreads;
-  printf("NPATH = %d, N = %d, %s generator\n", npath, h_N, philox ? "Philox4x32-10 (in-kernel)" : "XORWOW");
-  printf("%d blocks of %d threads: %d blocks per SM x %d SMs, %.1f paths per thread\n", nblocks, nthreads, per_sm,
-         nsm, (double)npath / nthreads_total);
+
+  // the course's lines (its 2025 prac2_device), exactly as it prints them, so that a learner can diff against
+  // its log; with -philox the state is Philox's and there is no RNG_init. The workbook's own lines come last
+  if (philox)
+    printf("size of curandStatePhilox4_32_10_t is %zu bytes\n", sizeof(curandStatePhilox4_32_10_t));
+  else
+    printf("size of curandState is %zu bytes\n", sizeof(curandState));
+  printf("maxActiveBlocks/SM = %d \n", per_sm);
+  printf("number of SMs      = %d \n", nsm);
 
   // allocate memory on host and device; poison the payoffs with 0xff bytes (NaN)
   size_t state_bytes = philox ? 0 : (size_t)nthreads_total * sizeof(curandState);
@@ -176,14 +182,7 @@ int main(int argc, char **argv) {
   curandState *d_state = NULL;
   checkCudaErrors(cudaMalloc((void **)&d_v, vbytes));
   checkCudaErrors(cudaMemset(d_v, 0xff, vbytes));
-  if (!philox) {
-    checkCudaErrors(cudaMalloc((void **)&d_state, state_bytes));
-    printf("state size: %zu bytes per thread (curandState), %.2f MB in all\n", sizeof(curandState),
-           state_bytes / 1e6);
-  } else {
-    printf("state size: %zu bytes per thread (curandStatePhilox4_32_10_t), in registers only\n",
-           sizeof(curandStatePhilox4_32_10_t));
-  }
+  if (!philox) checkCudaErrors(cudaMalloc((void **)&d_state, state_bytes));
 
   cudaEvent_t start, stop;
   checkCudaErrors(cudaEventCreate(&start));
@@ -198,7 +197,7 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaEventRecord(stop));
     checkCudaErrors(cudaEventSynchronize(stop));
     checkCudaErrors(cudaEventElapsedTime(&ms_init, start, stop));
-    printf("RNG_init execution time (ms): %10.3f\n", ms_init);
+    printf("RNG_init kernel execution time (ms): %f \n", ms_init);
   }
 
   // execute kernel and time it
@@ -207,15 +206,25 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaEventRecord(stop));
   checkCudaErrors(cudaEventSynchronize(stop));
   checkCudaErrors(cudaEventElapsedTime(&ms_kernel, start, stop));
-  double nrng = 2.0 * h_N * (double)npath;
-  printf("Monte Carlo kernel execution time (ms): %10.3f,  RNGs/sec: %e (%e with RNG_init)\n", ms_kernel,
-         nrng / (1e-3 * ms_kernel), nrng / (1e-3 * (ms_kernel + ms_init)));
+  printf("%s kernel execution time (ms): %f \n", philox ? "pathcalc_philox" : "pathcalc", ms_kernel);
 
   // copy back results, compute the average and its standard error
   checkCudaErrors(cudaMemcpy(h_v, d_v, vbytes, cudaMemcpyDeviceToHost));
   double avg, err;
   mean_and_error(h_v, (size_t)npath, &avg, &err);
-  printf("Average value and standard deviation of error  = %13.8f %13.8f\n", avg, err);
+  printf("\nAverage value and standard deviation of error  = %13.8f %13.8f\n\n", avg, err);
+  double nrng = 2.0 * h_N * (double)npath;
+  printf("RNGs/sec = %g \n", nrng / (1e-3 * ms_kernel));
+
+  // the workbook's lines: the problem, the grid, the states' memory, and the rate with RNG_init counted too
+  printf("NPATH = %d, N = %d, %s generator", npath, h_N, philox ? "Philox4x32-10 (in-kernel)" : "XORWOW");
+  if (philox)
+    printf(": its state lives in registers, none is stored\n");
+  else
+    printf(": %.2f MB of states, RNGs/sec with RNG_init = %e\n", state_bytes / 1e6,
+           nrng / (1e-3 * (ms_kernel + ms_init)));
+  printf("%d blocks of %d threads: %d blocks per SM x %d SMs, %.1f paths per thread\n", nblocks, nthreads, per_sm,
+         nsm, (double)npath / nthreads_total);
 
   // Gold treatment: an independent Monte Carlo on the CPU. A NaN left from the poison fails the z-score.
   double cpu_avg, cpu_err, t0 = wall_ms();

@@ -63,8 +63,14 @@ int main(int argc, char **argv) {
   run_kernel<int>(h_xi, nblocks, nthreads);
   run_kernel<double>(h_xd, nblocks, nthreads);
 
-  printf("     n    float      int   double\n");
-  for (size_t i = 0; i < n && i < NPRINT; i++) printf("%6zu %8.2f %8d %8.2f\n", i, h_xf[i], h_xi[i], h_xd[i]);
+  // the course's lines, float then int, exactly as it prints them (so that a learner can diff against its log);
+  // then the workbook's double, in the same form
+  size_t nprint = n < NPRINT ? n : NPRINT;
+  for (size_t i = 0; i < nprint; i++) printf(" n,  x  =  %zu  %f \n", i, h_xf[i]);
+  if (n > NPRINT) printf(" ... (%zu more)\n", n - NPRINT);
+  for (size_t i = 0; i < nprint; i++) printf(" n,  i  =  %zu  %d \n", i, h_xi[i]);
+  if (n > NPRINT) printf(" ... (%zu more)\n", n - NPRINT);
+  for (size_t i = 0; i < nprint; i++) printf(" n,  d  =  %zu  %f \n", i, h_xd[i]);
   if (n > NPRINT) printf(" ... (%zu more)\n", n - NPRINT);
 
   // check each type against its gold: halves of small integers are exact in float and double

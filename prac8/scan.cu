@@ -11,7 +11,7 @@
  * block-wide barrier), then one warp scans the warp totals and every warp adds its offset.
  *
  * The input is whole numbers 0..1000, so every partial sum is an exact float and the GPU must agree with
- * the gold bit for bit: `rms scan error = 0.000000`.
+ * the gold bit for bit: `rms scan error  = 0.000000`.
  *   nvcc -O3 -arch=native -I../common scan.cu prac8_gold.c -o scan
  */
 #define COURSE_STEPS "practical 8, workbook steps 1-2 (course step (1); -shfl is step (3) of the course's 2023 list)"
@@ -131,12 +131,13 @@ int main(int argc, char **argv) {
   // copy result from device to host
   checkCudaErrors(cudaMemcpy(h_out, d_odata, mem_size, cudaMemcpyDeviceToHost));
 
-  // check results: whole numbers, sums below 1024 * 1000 < 2^24, so exact
-  printf("%s: %d elements, %.3f ms (one launch, its start-up included)\n", shfl ? "scan_shfl" : "scan", num_elements,
-         ms);
+  // check results: whole numbers, sums below 1024 * 1000 < 2^24, so exact. The course's line first, exactly as
+  // it prints it (two spaces before =), so that a learner can diff against its log; then the workbook's
   gold_stats st;
   compare_float_double(h_out, h_gold, num_elements, 0.0, 0.0, &st);
-  printf("rms scan error = %f\n", st.rms_err);
+  printf("rms scan error  = %f\n", st.rms_err);
+  printf("%s: %d elements, %.3f ms (one launch, its start-up included)\n", shfl ? "scan_shfl" : "scan", num_elements,
+         ms);
   gold_report("scan", &st);
 
   // cleanup memory

@@ -3,7 +3,7 @@
  *
  * The finished program is ../prac6b.cu: try first. The kernel below is already a template; it runs for float
  * and int. Fill in the place marked TODO(step 3) so that it runs for double too, then
- * `make exercises/prac6b && ./exercises/prac6b`. Until then the double column stays NaN (the poison) and the
+ * `make exercises/prac6b && ./exercises/prac6b`. Until then the double lines (n, d) print nan (the poison) and the
  * program ends RESULT: FAIL (exercise not done: ...).
  *
  * What the finished program says:
@@ -72,8 +72,14 @@ int main(int argc, char **argv) {
   // TODO(step 3): the same for T = double, into h_xd (one line: the template does the rest)
   for (size_t i = 0; i < n; i++) h_xd[i] = NAN; // what the poisoned device array would give back: delete this
 
-  printf("     n    float      int   double\n");
-  for (size_t i = 0; i < n && i < NPRINT; i++) printf("%6zu %8.2f %8d %8.2f\n", i, h_xf[i], h_xi[i], h_xd[i]);
+  // the course's lines, float then int, exactly as it prints them (so that a learner can diff against its log);
+  // then the workbook's double, in the same form
+  size_t nprint = n < NPRINT ? n : NPRINT;
+  for (size_t i = 0; i < nprint; i++) printf(" n,  x  =  %zu  %f \n", i, h_xf[i]);
+  if (n > NPRINT) printf(" ... (%zu more)\n", n - NPRINT);
+  for (size_t i = 0; i < nprint; i++) printf(" n,  i  =  %zu  %d \n", i, h_xi[i]);
+  if (n > NPRINT) printf(" ... (%zu more)\n", n - NPRINT);
+  for (size_t i = 0; i < nprint; i++) printf(" n,  d  =  %zu  %f \n", i, h_xd[i]);
   if (n > NPRINT) printf(" ... (%zu more)\n", n - NPRINT);
 
   // check each type against its gold: halves of small integers are exact in float and double
