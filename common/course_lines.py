@@ -13,8 +13,11 @@ What may differ from the course, and nothing else:
     report, BENCH lines) and the verdict line `RESULT: ...`;
   - the numbers. A number is an optional sign, digits, an optional fraction, an optional exponent (or inf,
     nan), that does not start inside a word: 10x is a number and x, but the 3 of laplace3d and the 1 of u1
-    stay (u1 is not u2). Any number matches any number, whatever its digits, as in doccheck.py, so the
-    number of decimals is checked only through the spaces around it (below);
+    stay (u1 is not u2). A number matches a number of the same form: as many digits after the point (or
+    none, an integer), an exponent where FILE's has one, so %.1f is not %f, %f is not %.3f and %13.8f is
+    not %13.6f or %e; nan and inf match no number of FILE. The lines FILE's course printed with %g (whose
+    digits after the point change with the value) are listed in FILE.g beside it (pracN/course/PROGRAM.g:
+    line numbers and ranges of FILE, `1-16 18`, or `all`): there any number matches any number;
   - the spaces before a number printed right-aligned in a field of fixed width (the course's %13.8f): its
     padding depends on the number. Where FILE has three or more spaces before a number, the output's
     spaces and number together must be exactly as wide as FILE's. No course line has three spaces before
@@ -26,6 +29,7 @@ space included) or a line in another order fails; the GPU's name needs no maskin
 Exit 0 and print nothing when the output matches; else exit 1 and print the first line that differs, both
 sides with numbers masked (#) and in quotes, so that spaces show; exit 2 when FILE cannot be read.
 """
+import os
 import re
 import sys
 
@@ -52,13 +56,23 @@ def masked(line):
     return "".join("#" if k == "n" else t for k, t in tokens(line))
 
 
-def same(course, real):
-    """True if the output's line `real` is the course's line `course` (see the header)."""
+def form(number):
+    """What a printf format decides of a number: digits after the point (None: no point), an exponent."""
+    m = re.fullmatch(r"[-+]?\d*(?:\.(\d*))?([eE][-+]?\d+)?", number)
+    if not m:
+        return "inf or nan"
+    return (None if m.group(1) is None else len(m.group(1)), m.group(2) is not None)
+
+
+def same(course, real, g=False):
+    """True if the output's line `real` is the course's line `course` (see the header); g: printed with %g."""
     c, r = tokens(course), tokens(real)
     if [k for k, _ in c] != [k for k, _ in r]:
         return False
     for i, ((kind, ct), (_, rt)) in enumerate(zip(c, r)):
         if kind == "t" and ct != rt:
+            return False
+        if kind == "n" and (form(rt) == "inf or nan" or (not g and form(rt) != form(ct))):
             return False
         if kind == "s":
             if len(ct) >= FIELD_PAD and i + 1 < len(c) and c[i + 1][0] == "n":  # a field: as wide as the course's
@@ -75,7 +89,23 @@ def read_lines(text):
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
-def check(course, output):
+def g_lines(path, count):
+    """The line numbers (from 1) of FILE that the course printed with %g, from FILE.g if there is one."""
+    try:
+        with open(os.path.splitext(path)[0] + ".g") as f:
+            words = f.read().split()
+    except FileNotFoundError:
+        return set()
+    lines = set()
+    for w in words:
+        if w == "all":
+            return set(range(1, count + 1))
+        a, _, b = w.partition("-")
+        lines.update(range(int(a), int(b or a) + 1))
+    return lines
+
+
+def check(course, output, g=frozenset()):
     """None if the output starts with the course's lines (after its device line), else a message."""
     skipped = 1 if output and output[0].startswith("GPU Device ") else 0
     real = output[skipped:]
@@ -83,7 +113,7 @@ def check(course, output):
         where = f"course line {n + 1} (output line {n + 1 + skipped})"
         if n >= len(real):
             return f"{where}: the output ends before it\n  course: '{masked(line)}'"
-        if not same(line, real[n]):
+        if not same(line, real[n], n + 1 in g):
             return (f"{where} differs (numbers masked):\n  course: '{masked(line)}'\n  output: '{masked(real[n])}'"
                     f"\n  output as printed: '{real[n]}'")
     return None
@@ -101,7 +131,7 @@ def main():
     if not course:
         print(f"{sys.argv[1]} is empty: it must hold the course's lines")
         sys.exit(2)
-    why = check(course, read_lines(sys.stdin.read()))
+    why = check(course, read_lines(sys.stdin.read()), g_lines(sys.argv[1], len(course)))
     if why:
         print(why)
         sys.exit(1)

@@ -16,6 +16,7 @@ CSVs and figures in its folder, instead of docs/results.md (the tests use it).
 import csv
 import datetime
 import glob
+import math
 import os
 import re
 import sys
@@ -226,7 +227,7 @@ def plot(plt, data, prac, png, title):
                 ax.text(b.get_x() + b.get_width() / 2, b.get_height(), "%.0f" % v if v >= 10 else "%.1f" % v,
                         ha="center", va="bottom", fontsize=7)
         ax.axhline(100, color="k", lw=0.8, ls="--")
-        top = max([100] + [v for g in gpus for v in vals[g] if v is not None])
+        top = max([100] + [v for g in gpus for v in vals[g] if v is not None and math.isfinite(v)])
         ax.set_ylim(0, top * 1.22)  # room above the bars for the values and the legend
         ax.set_xticks(range(len(kernels)))
         ax.set_xticklabels(kernels, rotation=30, ha="right", fontsize=8)

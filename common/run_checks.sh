@@ -9,8 +9,8 @@
 #   expect   the verdict the run must end with (default PASS). A run that ends with RESULT: SKIP and
 #            exit code 2 counts as skipped whatever was expected (no GPU, a tool that is absent), except
 #            that expect=SKIP passes on a SKIP for any reason other than having no GPU. An exercise line
-#            (exercises/x) with expect=FAIL also passes on a PASS once the learner has edited exercises/
-#            (exercise_edited, below): their finished exercise.
+#            (exercises/x) with expect=FAIL also passes on a PASS once the learner has edited x's files in
+#            exercises/ (exercise_edited, below): their finished exercise.
 #   out      a file of pinned output that the run must reproduce; lines naming the GPU are ignored.
 #   course   a file of the course's own lines (pracN/course/PROGRAM.out: what the course's program prints in
 #            its default run). The run's output must be those lines, one for one, with the same words, spaces
@@ -64,13 +64,20 @@ report() { # status name detail
 
 show_tail() { sed -e 's/^/      | /' | tail -n "${1:-15}"; }
 
-# Has the learner edited the practical's starting files? An exercise line expects the starting file to FAIL
+# Has the learner edited this exercise's starting files? An exercise line expects the starting file to FAIL
 # (expect=FAIL): as the repository gives it, a PASS would mean the exercise teaches nothing, and that stays a
-# FAIL (a clean clone, CI). Once exercises/ differs from the repository's commit, a PASS is the learner's
+# FAIL (a clean clone, CI). Once the exercise's own files in exercises/ (those its build included, from the
+# compiler's dependency files in .obj/exercises/NAME/; all of exercises/ when there are none) differ from the
+# repository's (the branch it tracks, else HEAD: a learner's commits count as edits), a PASS is the learner's
 # finished exercise. Outside a git clone nothing counts as edited.
-exercise_edited() { # dir
+exercise_edited() { # dir prog (exercises/NAME)
+  local base files
   git -C "$1" rev-parse --verify -q HEAD >/dev/null 2>&1 || return 1
-  git -C "$1" diff --quiet HEAD -- exercises/ 2>/dev/null
+  base=$(git -C "$1" rev-parse --verify -q '@{upstream}' 2>/dev/null) || base=HEAD
+  files=$(cat "$1/.obj/exercises/${2#exercises/}"/*.d "$1/.obj/exercises/${2#exercises/}"/*/*.d 2>/dev/null |
+    tr ' \\' '\n\n' | sed -n 's/:$//; /^exercises\/[^/]*$/p' | sort -u)
+  # shellcheck disable=SC2086 # one path a word
+  git -C "$1" diff --quiet "$base" -- ${files:-exercises/} 2>/dev/null
   [ $? = 1 ]
 }
 
@@ -219,7 +226,7 @@ for runs in "$@"; do
         fi
         continue
       fi
-      if [ "$verdict" = PASS ] && [ "$expect" = FAIL ] && [[ $prog == exercises/* ]] && exercise_edited "$dir"; then
+      if [ "$verdict" = PASS ] && [ "$expect" = FAIL ] && [[ $prog == exercises/* ]] && exercise_edited "$dir" "$prog"; then
         report PASS "$name" "your exercise passes (exercises/ differs from the starting files)"
         continue
       fi
@@ -238,6 +245,10 @@ for runs in "$@"; do
           printf '%s\n' "$diffs" | show_tail 30
           continue
         fi
+      fi
+      if [ -n "$course" ] && ! command -v python3 >/dev/null; then
+        report SKIP "$name" "the program passed, but python3, which compares its output with the course's lines, is not installed"
+        continue
       fi
       if [ -n "$course" ]; then
         if ! diffs=$(printf '%s\n' "$output" | python3 "$here/course_lines.py" "$dir/$course" 2>&1); then

@@ -58,6 +58,20 @@ fails "a suffix inside a course line" 's/(ms) $/(ms), 9.1 GB\/s/' 4
 fails "a reordered line" '/^Copy/{h;d};/Gold/{G}' 4
 fails "a number where the course has a word" 's/x 35 x/x 35 35/' 2
 fails "a word where the course has a number" 's/= 0.000000/= zero/' 7
+fails "%.3f for %f (a number of another form, no padding)" 's/= 0.000000$/= 0.000/' 7
+fails "%13.6f for %13.8f (the same width, other decimals)" 's/12.50000000/  12.500000/' 8
+fails "%e for %f" 's/= 0.000000$/= 0.000000e+00/' 7
+fails "nan for a number" 's/= 0.000000$/= nan/' 7
+# a line the course printed with %g: its digits after the point follow the value, so FILE.g frees them
+fails "another number of decimals, the line not listed as %g" 's/: 7.3 (ms)/: 7.31 (ms)/' 4
+echo 4 >"$t/pracX/course/prog.g"
+out=$(run 's/: 7.3 (ms)/: 7.31 (ms)/')
+grep -q "^PASS  pracX/prog  (the course's lines" <<<"$out"
+ok "course=: a line listed in FILE.g as the course's %g takes any number of decimals" $?
+out=$(run 's/: 7.3 (ms)/: nan (ms)/')
+grep -q "^FAIL  pracX/prog" <<<"$out"
+ok "course=: ...but not nan" $?
+rm -f "$t/pracX/course/prog.g"
 fails "a missing blank last line" '$d' 9
 
 # the device line is allowed as the first line only

@@ -229,6 +229,23 @@ echo '# edited' >>"$t/pracE/exercises/x"
 out=$(common/run_checks.sh check "$t/pracE/runs")
 grep -q '^PASS  pracE/exercises/x  (your exercise passes' <<<"$out" && grep -q '^1 passed, 0 failed' <<<"$out"
 ok "run_checks: once exercises/ is edited, its PASS is the learner's finished exercise" $?
+# each exercise by its own files (its build's dependency files): y's edit does not count for x, and a
+# learner's commit counts as an edit against the branch the clone tracks
+(cd "$t/pracE" && git checkout -q exercises/x && cp exercises/x exercises/y && : >exercises/x_step.cuh &&
+  : >exercises/y_step.cuh && mkdir -p .obj/exercises/x .obj/exercises/y &&
+  printf '.obj/exercises/x/x.cu.o: x.cu exercises/x_step.cuh \\\n exercises/../common.h\nexercises/x_step.cuh:\n' \
+    >.obj/exercises/x/x.cu.d &&
+  printf '.obj/exercises/y/y.cu.o: y.cu exercises/y_step.cuh\n' >.obj/exercises/y/y.cu.d &&
+  printf '.obj/\n' >.gitignore && git add -A && git -c user.name=t -c user.email=t@t commit -qm two &&
+  git branch -q upstream && git branch -q --set-upstream-to=upstream &&
+  printf 'check expect=FAIL exercises/x\ncheck expect=FAIL exercises/y\n' >runs && echo '// done' >>exercises/y_step.cuh)
+out=$(common/run_checks.sh check "$t/pracE/runs")
+grep -q '^FAIL  pracE/exercises/x  (expected FAIL, got PASS' <<<"$out" && grep -q '^PASS  pracE/exercises/y  (your exercise passes' <<<"$out"
+ok "run_checks: an exercise counts as edited by its own files alone" $?
+(cd "$t/pracE" && git add -A && git -c user.name=t -c user.email=t@t commit -qm 'my y')
+out=$(common/run_checks.sh check "$t/pracE/runs")
+grep -q '^FAIL  pracE/exercises/x  (expected FAIL' <<<"$out" && grep -q '^PASS  pracE/exercises/y  (your exercise passes' <<<"$out"
+ok "run_checks: a committed finished exercise still counts as edited (against the tracked branch)" $?
 
 rm -f "$top/bench.log" "$top/bench.summary"
 summary
