@@ -33,6 +33,11 @@ double rms_change_gold(const float *u1, const float *u2, size_t n);
  * spread that the float version's tolerance depends on) */
 double softmax_gold(const float *x, double *y, size_t n);
 
+/* softmax_gold.c: the softmax of each row of a rows x cols matrix (row-major), in double. -inf entries give 0;
+ * a row that is all -inf has no softmax (0/0) and gets NaN in every column, as softmax_rows defines it.
+ * Returns the largest spread (max - min over a row's finite values), for the tolerance. */
+double softmax_rows_gold(const float *x, double *y, size_t rows, size_t cols);
+
 /* laplace3d_gold.c (a copy of prac3's): one Jacobi sweep, u2 from u1, on an NX x NY x NZ grid (i fastest) */
 void Gold_laplace3d(int NX, int NY, int NZ, const float *u1, float *u2);
 

@@ -8,6 +8,7 @@
  * answer to make each program:
  *   softmax         = softmax.cu + softmax_solve.cu          three passes: max, sum of exp(x - max), divide
  *   softmax_online  = softmax.cu + softmax_online_solve.cu   the max and the sum in one read ("online")
+ *   softmax_onchip  = softmax.cu + softmax_onchip_solve.cu   one launch, the input kept on chip in between
  *
  * Subtracting the max is not optional: expf(x) overflows to infinity above x = 88.7, so -case=1 (1000,
  * 1001, 1002) gives inf / inf = NaN without it, and NaN never passes.
@@ -19,6 +20,10 @@
  * 8 for expf's 2 ulp and the division. atol = 1e-37: outputs below the smallest normal float (1.2e-38)
  * have no relative accuracy to speak of.
  * Bandwidth: the least traffic is one read and one write of N floats; the BENCH line counts those 8N bytes.
+ * -bench also times a copy of exactly the same 8N bytes (at LeetGPU's sizes the time of one launch, which
+ * the 4x-L2 copy baseline is not). An answer that keeps the input on chip (solve_held_bytes, optional) gets
+ * its bound printed: what cannot be held, 4N - held bytes, must be read twice, so no answer moves less than
+ * 8N + (4N - held) bytes, and at the copy's rate that is 8N / (8N + 4N - held) of the copy.
  *   nvcc -O3 -arch=native -I../common softmax.cu softmax_solve.cu softmax_gold.c -o softmax
  * The exercise, exercises/softmax_online (make exercises): this harness with exercises/softmax_online_solve.cu,
  * both built with -DEXERCISE.
@@ -42,6 +47,8 @@
 extern "C" void solve(const float *input, float *output, int N);
 extern "C" const char solve_name[];
 extern "C" int solve_chain(int N); // the longest chain of float additions in the answer's sum, for the tolerance
+// optional (a weak symbol: NULL in answers that do not define it): bytes of the input held on chip at size N
+extern "C" __attribute__((weak)) double solve_held_bytes(int N);
 
 // the LeetGPU range is 1 .. 500 000; the workbook accepts up to 2^28 (1 GiB a vector)
 #define MAX_N (1 << 28)
@@ -74,7 +81,7 @@ int main(int argc, char **argv) {
 
   int dev = findCudaDevice(argc, argv);
   size_t bytes = (size_t)N * sizeof(float);
-  device_memory_check(2 * bytes + (bench ? 2 * bytes : 0), bench ? "input, output and the copy test's buffers"
+  device_memory_check(2 * bytes + (bench ? 3 * bytes : 0), bench ? "input, output and the copy test's buffers"
                                                                   : "input and output", args_given(argc, argv, "n"));
 
   float *h_x = (float *)malloc(bytes), *h_y = (float *)malloc(bytes);
@@ -120,10 +127,29 @@ int main(int argc, char **argv) {
     double moved = 2.0 * (double)bytes; // the least traffic: read the input once, write the output once
     solve_args a = {d_x, d_y, N};
     bench_ref ref = bench_reference(dev, moved, reps);
-    char size[32], extra[32];
+    // a copy of the same 8N bytes (4N read, 4N written), into a buffer of its own
+    float *d_c;
+    checkCudaErrors(cudaMalloc((void **)&d_c, bytes));
+    timing_copy_args c = {d_c, d_x, bytes};
+    float copy_ms = time_median_ms(timing_copy, &c, 3, reps);
+    checkCudaErrors(cudaFree(d_c));
+    char size[32], extra[160];
+    int at = snprintf(extra, sizeof(extra), "case=%d same_copy_ms=%.4f", which, copy_ms);
+    double bound = 0.0; // the bound as a fraction of the copy, when the answer says what it holds on chip
+    if (solve_held_bytes) {
+      double held = solve_held_bytes(N), reread = (double)bytes - held;
+      bound = moved / (moved + (reread > 0.0 ? reread : 0.0));
+      printf("bound: %.1f MB of the %.1f MB input held on chip, %.1f MB read twice: least traffic %.1f MB, "
+             "%.1f%% of a copy's rate\n",
+             held * 1e-6, bytes * 1e-6, (reread > 0.0 ? reread : 0.0) * 1e-6,
+             (moved + (reread > 0.0 ? reread : 0.0)) * 1e-6, 100.0 * bound);
+      snprintf(extra + at, sizeof(extra) - at, " bound_pct_copy=%.1f", 100.0 * bound);
+    }
     snprintf(size, sizeof(size), "%d", N);
-    snprintf(extra, sizeof(extra), "case=%d", which);
-    bench_report(&ref, "4", solve_name, size, run_solve, &a, reps, moved, extra);
+    float ms = bench_report(&ref, "4", solve_name, size, run_solve, &a, reps, moved, extra);
+    printf("%s: %.2f times a copy of the same %zu bytes (%.4f ms)", solve_name, ms / copy_ms, 2 * bytes, copy_ms);
+    if (bound > 0.0) printf(", %.1f%% of the bound", 100.0 * (moved / (ms * 1e-3) / 1e9) / (bound * ref.copy_GBps));
+    printf("\n");
   }
 
   checkCudaErrors(cudaFree(d_x));

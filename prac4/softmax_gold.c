@@ -24,3 +24,29 @@ double softmax_gold(const float *x, double *y, size_t n) {
   for (size_t i = 0; i < n; i++) y[i] /= sum;
   return mx - mn;
 }
+
+double softmax_rows_gold(const float *x, double *y, size_t rows, size_t cols) {
+  double spread = 0.0;
+#pragma omp parallel for reduction(max : spread) schedule(static)
+  for (long long r = 0; r < (long long)rows; r++) {
+    const float *xr = x + (size_t)r * cols;
+    double *yr = y + (size_t)r * cols;
+    double mx = -INFINITY, mn = INFINITY;
+    for (size_t c = 0; c < cols; c++) {
+      if (xr[c] > mx) mx = xr[c];
+      if (xr[c] < mn && xr[c] != -INFINITY) mn = xr[c];
+    }
+    if (mx == -INFINITY) { /* all -inf: no softmax, NaN by definition */
+      for (size_t c = 0; c < cols; c++) yr[c] = NAN;
+      continue;
+    }
+    if (mx - mn > spread) spread = mx - mn;
+    double sum = 0.0;
+    for (size_t c = 0; c < cols; c++) {
+      yr[c] = exp((double)xr[c] - mx); /* exp(-inf) = 0; x - mx in double never overflows (|x| < 3.5e38) */
+      sum += yr[c];
+    }
+    for (size_t c = 0; c < cols; c++) yr[c] /= sum;
+  }
+  return spread;
+}

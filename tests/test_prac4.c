@@ -116,6 +116,18 @@ TEST(softmax_all_equal_and_sums_to_one) {
   CHECK_NEAR(total, 1.0, 1e-12);
 }
 
+TEST(softmax_rows_inf_and_huge) {
+  /* row 0: -inf entries give 0; row 1: all -inf, NaN by definition; row 2: +-3e38 (x - max never overflows in
+   * double), the two 3e38 share the row */
+  float x[9] = {-INFINITY, 0.0f, -INFINITY, -INFINITY, -INFINITY, -INFINITY, 3e38f, -3e38f, 3e38f};
+  double y[9];
+  double spread = softmax_rows_gold(x, y, 3, 3);
+  CHECK(y[0] == 0.0 && y[1] == 1.0 && y[2] == 0.0);
+  CHECK(isnan(y[3]) && isnan(y[4]) && isnan(y[5]));
+  CHECK(y[6] == 0.5 && y[7] == 0.0 && y[8] == 0.5);
+  CHECK(spread == (double)3e38f - (double)-3e38f);
+}
+
 TEST(laplace_copy_keeps_a_harmonic_field) {
   /* the copy of prac3's gold: a linear field is a fixed point, and its rms change is 0 */
   int NX = 5, NY = 4, NZ = 6;
@@ -138,6 +150,7 @@ int main(void) {
   RUN(softmax_by_hand);
   RUN(softmax_overflow_inputs);
   RUN(softmax_all_equal_and_sums_to_one);
+  RUN(softmax_rows_inf_and_huge);
   RUN(laplace_copy_keeps_a_harmonic_field);
   return test_summary();
 }

@@ -1,0 +1,312 @@
+/*
+ * softmax_rows.cu -- softmax of every row of a rows x cols matrix (practical 4, extra), as attention and
+ * classification use it: y[r][c] = exp(x[r][c] - m_r) / s_r, m_r the row's max, s_r = sum_c exp(x[r][c] - m_r).
+ *
+ * A row that fits on chip is read once and written once, the least traffic there is, so the goal is the
+ * copy's speed. Who owns a row depends on its length (-method=auto picks; -method= forces one):
+ *   warp   cols <= 1024: a warp, or a group of LANES of its lanes, a row, held in registers
+ *          (kernels/softmax_rows_warp.cuh; the exercise exercises/softmax_rows_warp.cuh)
+ *   block  cols <= 16384: a block a row, 16 floats a thread in registers, the max and the sum through
+ *          shared memory
+ *   split  longer rows: SPLIT_CHUNK columns a block; one kernel writes each block's (max, sum), a second
+ *          merges the row's pairs and writes its chunk, reading the chunk again (2 reads + 1 write)
+ * -bench sweeps cols = 32, 64, ..., 2^20 at 2^26 floats (256 MiB) a size, each checked and timed against a
+ * device-to-device copy of the same bytes in the same run.
+ *
+ * Inputs (-case): 0 random in [-10, 10); 1 a third of each row -inf (never its last column); 2 huge values,
+ * +-3e38 and +-1e30 (x - m must not overflow to NaN: -3e38 - 3e38 = -inf, whose exp is 0); 3 every third row
+ * all -inf; 4 all equal (every output 1/cols). A row that is all -inf has no softmax (0/0): it is defined
+ * here as NaN in every column, as PyTorch gives, and checked so. +inf inputs are not handled (NaN).
+ * Tolerance, per element |gpu - gold| <= atol + rtol * gold: rtol = (3 * min(spread, 100) + 3 d + 8) u, as in
+ * softmax.cu (spread the largest max - min over the finite values of a row, d the longest chain of float
+ * additions in a row's sum, from the method), atol = 1e-37.
+ *   nvcc -O3 -arch=native -I../common softmax_rows.cu softmax_gold.c -o softmax_rows
+ */
+#define COURSE_STEPS "practical 4, softmax over rows, not a numbered workbook step (beyond the course)"
+#ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
+#define EXERCISE_TODO "fill in the TODO(softmax_rows)s in exercises/softmax_rows_warp.cuh"
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "rng.h"
+#include "timing.h"
+
+#include "prac4_gold.h"
+
+#define WARP_MAX_COLS 1024 // 32 lanes x 32 floats: past this a warp's registers are too few for the row
+#define BLOCK_ROW 16       // floats a thread holds in the block and split kernels (4 float4s)
+#define BLOCK_MAX_COLS (1024 * BLOCK_ROW) // a block of 1024 threads
+#define SPLIT_CHUNK BLOCK_MAX_COLS        // columns a block in the split kernels
+#define MAX_ELEMS (1LL << 28)             // 1 GiB a matrix
+#define MAX_COLS (1 << 24)
+
+#ifdef EXERCISE // make exercises: the learner's warp kernel, the row's max and sum cut out
+#include "exercises/softmax_rows_warp.cuh"
+#else
+#include "kernels/softmax_rows_warp.cuh"
+#endif
+
+#include "kernels/softmax_rows_block.cuh"
+
+enum { METHOD_AUTO, METHOD_WARP, METHOD_BLOCK, METHOD_SPLIT };
+static const char *method_names[] = {"auto", "warp", "block", "split"};
+
+typedef struct {
+  int method, lanes, k, v; // warp: LANES threads a row, K vectors of V floats a thread
+  int threads, chunks;     // block and split: threads a block; split: blocks a row
+} rows_plan;
+
+static int next_pow2(int n) {
+  int p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+// the owner of a row from its length (and -method=), the shape from the device's limits
+static rows_plan make_plan(int method, int cols) {
+  rows_plan p;
+  memset(&p, 0, sizeof(p));
+  if (method == METHOD_AUTO) method = cols <= WARP_MAX_COLS ? METHOD_WARP : cols <= BLOCK_MAX_COLS ? METHOD_BLOCK : METHOD_SPLIT;
+  p.method = method;
+  p.v = cols % 4 == 0 ? 4 : 1;
+  if (method == METHOD_WARP) {
+    if (p.v == 4) { // two float4s a thread (a second load in flight) while a row needs at most 64
+      int need = cols / 4;
+      p.k = need <= 1 ? 1 : need <= 64 ? 2 : next_pow2((need + 31) / 32);
+      p.lanes = need <= 64 ? next_pow2((need + p.k - 1) / p.k) : 32;
+    } else {
+      p.lanes = 32;
+      p.k = next_pow2((cols + 31) / 32);
+    }
+  } else {
+    int per_block = method == METHOD_BLOCK ? cols : (cols < SPLIT_CHUNK ? cols : SPLIT_CHUNK);
+    p.threads = (per_block + BLOCK_ROW - 1) / BLOCK_ROW;
+    p.threads = (p.threads + 31) / 32 * 32;
+    p.chunks = method == METHOD_SPLIT ? (cols + SPLIT_CHUNK - 1) / SPLIT_CHUNK : 1;
+  }
+  return p;
+}
+
+// the longest chain of float additions in a row's sum: a thread's serial part, the tree, the chunks' merge
+static int plan_chain(const rows_plan *p) {
+  if (p->method == METHOD_WARP) return p->k * p->v + 5;
+  return BLOCK_ROW + 10 + (p->method == METHOD_SPLIT ? (p->chunks + p->threads - 1) / p->threads + 10 : 0);
+}
+
+static void plan_describe(const rows_plan *p, char *buf, size_t len) {
+  if (p->method == METHOD_WARP)
+    snprintf(buf, len, "warp: %d lanes a row, %d x float%s a lane", p->lanes, p->k, p->v == 4 ? "4" : "");
+  else if (p->method == METHOD_BLOCK)
+    snprintf(buf, len, "block: a block of %d threads a row, %d floats a thread", p->threads, BLOCK_ROW);
+  else
+    snprintf(buf, len, "split: %d blocks of %d threads a row, %d columns a block", p->chunks, p->threads, SPLIT_CHUNK);
+}
+
+typedef struct {
+  const float *x;
+  float *y;
+  float2 *partial;
+  long long rows;
+  int cols;
+  rows_plan plan;
+} rows_args;
+
+#define WARP_CASE(L, K, V)                                                                                   \
+  if (p->lanes == L && p->k == K && p->v == V) {                                                             \
+    long long threads = a->rows * L;                                                                         \
+    softmax_rows_warp<L, K, V><<<(unsigned)((threads + 255) / 256), 256>>>(a->x, a->y, a->rows, a->cols);   \
+    getLastCudaError("softmax_rows_warp execution failed");                                                  \
+    return;                                                                                                  \
+  }
+
+static void run_rows(void *arg) {
+  rows_args *a = (rows_args *)arg;
+  const rows_plan *p = &a->plan;
+  if (p->method == METHOD_WARP) {
+    WARP_CASE(1, 1, 4) WARP_CASE(1, 2, 4) WARP_CASE(2, 2, 4) WARP_CASE(4, 2, 4) WARP_CASE(8, 2, 4)
+    WARP_CASE(16, 2, 4) WARP_CASE(32, 2, 4) WARP_CASE(32, 4, 4) WARP_CASE(32, 8, 4)
+    WARP_CASE(32, 1, 1) WARP_CASE(32, 2, 1) WARP_CASE(32, 4, 1) WARP_CASE(32, 8, 1) WARP_CASE(32, 16, 1)
+    WARP_CASE(32, 32, 1)
+    exit(result_fail("no warp kernel for %d lanes x %d x %d", p->lanes, p->k, p->v));
+  }
+  if (p->method == METHOD_BLOCK) {
+    if (p->v == 4)
+      softmax_rows_block<BLOCK_ROW / 4, 4><<<(unsigned)a->rows, p->threads>>>(a->x, a->y, a->cols);
+    else
+      softmax_rows_block<BLOCK_ROW, 1><<<(unsigned)a->rows, p->threads>>>(a->x, a->y, a->cols);
+    getLastCudaError("softmax_rows_block execution failed");
+    return;
+  }
+  dim3 grid(p->chunks, (unsigned)a->rows);
+  if (p->v == 4) {
+    softmax_rows_stats<BLOCK_ROW / 4, 4><<<grid, p->threads>>>(a->x, a->partial, a->cols);
+    getLastCudaError("softmax_rows_stats execution failed");
+    softmax_rows_write<BLOCK_ROW / 4, 4><<<grid, p->threads>>>(a->x, a->y, a->partial, a->cols);
+  } else {
+    softmax_rows_stats<BLOCK_ROW, 1><<<grid, p->threads>>>(a->x, a->partial, a->cols);
+    getLastCudaError("softmax_rows_stats execution failed");
+    softmax_rows_write<BLOCK_ROW, 1><<<grid, p->threads>>>(a->x, a->y, a->partial, a->cols);
+  }
+  getLastCudaError("softmax_rows_write execution failed");
+}
+
+// the block and split kernels need a block of up to 1024 threads with 16 floats each in registers: asked of
+// the device (registers a block, threads a block) through the occupancy API, never assumed
+static void check_fits(const rows_plan *p, int dev) {
+  if (p->method == METHOD_WARP) return;
+  int per_sm = p->method == METHOD_BLOCK
+                   ? (p->v == 4 ? occupancy_blocks_per_sm(softmax_rows_block<BLOCK_ROW / 4, 4>, dev, p->threads, 0)
+                                : occupancy_blocks_per_sm(softmax_rows_block<BLOCK_ROW, 1>, dev, p->threads, 0))
+                   : (p->v == 4 ? occupancy_blocks_per_sm(softmax_rows_write<BLOCK_ROW / 4, 4>, dev, p->threads, 0)
+                                : occupancy_blocks_per_sm(softmax_rows_write<BLOCK_ROW, 1>, dev, p->threads, 0));
+  if (per_sm == 0)
+    exit(result_skip("a block of %d threads with %d floats each in registers does not fit a SM of this GPU",
+                     p->threads, BLOCK_ROW));
+}
+
+static void fill(float *h_x, long long rows, int cols, int which, int seed) {
+  unsigned int state = (unsigned int)seed;
+  for (long long r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++) {
+      float u = lcg_uniform(&state), v = 20.0f * u - 10.0f;
+      switch (which) {
+      case 1: v = ((r + c) % 3 == 0 && c != cols - 1) ? -INFINITY : v; break;
+      case 2: v = (r % 2) ? (c % 2 ? -1e30f : 1e30f) : (c % 4 == 0 ? 3e38f : c % 4 == 1 ? -3e38f : 1e30f * (2.0f * u - 1.0f)); break;
+      case 3: v = (r % 3 == 1) ? -INFINITY : v; break;
+      case 4: v = 7.5f; break;
+      default: break;
+      }
+      h_x[r * cols + c] = v;
+    }
+}
+
+// gold and check; rows whose gold is NaN (all -inf) must be NaN on the GPU too. Returns the values outside.
+static size_t check_rows(const float *h_y, const double *h_gold, size_t n, double spread, int d, gold_stats *st) {
+  const double u = 0x1p-24;
+  double cap = spread < 100.0 ? spread : 100.0;
+  double rtol = (3.0 * cap + 3.0 * d + 8.0) * u, atol = 1e-37, sumsq = 0.0;
+  printf("tolerance: rtol = (3 * %.3g + 3 * %d + 8) u = %.3e, atol = %.0e\n", cap, d, rtol, atol);
+  gold_begin(st, n, atol, rtol);
+  size_t nan_rows_values = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (isnan(h_gold[i])) { // defined as NaN: anything else is wrong
+      nan_rows_values++;
+      if (!isnan(h_y[i])) {
+        if (st->nbad == 0) st->first_bad = (long long)i, st->first_bad_gpu = h_y[i], st->first_bad_gold = h_gold[i];
+        st->nbad++;
+      }
+      continue;
+    }
+    gold_accumulate(st, i, h_y[i], h_gold[i], &sumsq);
+  }
+  gold_end(st, sumsq);
+  if (nan_rows_values) printf("%zu values in all -inf rows: NaN by definition, checked so\n", nan_rows_values);
+  gold_report("output", st);
+  return st->nbad;
+}
+
+// one size: fill, run, check against the gold, and with bench time it against the copy in ref; st the check
+static void run_size(gold_stats *st_out, int dev, long long rows, int cols, int method, int which, int seed, int bench, int reps,
+                    const bench_ref *ref, float *d_x, float *d_y, float2 *d_partial, float *h_x, float *h_y,
+                    double *h_gold) {
+  size_t n = (size_t)rows * cols, bytes = n * sizeof(float);
+  rows_plan plan = make_plan(method, cols);
+  check_fits(&plan, dev);
+  char what[128];
+  plan_describe(&plan, what, sizeof(what));
+  printf("softmax_rows: %lld rows x %d cols, %s\n", rows, cols, what);
+  fill(h_x, rows, cols, which, seed);
+  checkCudaErrors(cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice));
+  checkCudaErrors(cudaMemset(d_y, 0xff, bytes)); // NaN: an output never written cannot pass (the all -inf
+                                                 // rows, NaN by definition, are run again from a 0 poison)
+  rows_args a = {d_x, d_y, d_partial, rows, cols, plan};
+  run_rows(&a);
+  checkCudaErrors(cudaDeviceSynchronize());
+  checkCudaErrors(cudaMemcpy(h_y, d_y, bytes, cudaMemcpyDeviceToHost));
+  // Gold treatment, in double
+  double spread = softmax_rows_gold(h_x, h_gold, (size_t)rows, (size_t)cols);
+  gold_stats &st = *st_out;
+  check_rows(h_y, h_gold, n, spread, plan_chain(&plan), &st);
+  if (st.nbad == 0 && which == 3) { // the NaN rows again from a 0 poison: a row never written is caught
+    checkCudaErrors(cudaMemset(d_y, 0, bytes));
+    run_rows(&a);
+    checkCudaErrors(cudaDeviceSynchronize());
+    checkCudaErrors(cudaMemcpy(h_y, d_y, bytes, cudaMemcpyDeviceToHost));
+    check_rows(h_y, h_gold, n, spread, plan_chain(&plan), &st);
+  }
+  if (bench && st.nbad == 0) {
+    char size[48], extra[64];
+    snprintf(size, sizeof(size), "%lldx%d", rows, cols);
+    snprintf(extra, sizeof(extra), "method=%s case=%d", method_names[plan.method], which);
+    bench_report(ref, "4", "softmax_rows", size, run_rows, &a, reps, 2.0 * (double)bytes, extra);
+  }
+}
+
+int main(int argc, char **argv) {
+  int rows_i = 4097, cols = 1000, which = 0, seed = 1, bench = 0, reps = 20;
+  const char *method_word = "auto";
+  arg_spec opts[] = {
+      {"rows", ARG_INT, &rows_i, 1, 1 << 28, "rows of the matrix"},
+      {"cols", ARG_INT, &cols, 1, MAX_COLS, "columns: the length of each softmax"},
+      {"method", ARG_WORD, &method_word, 0, 0, "auto, warp (cols <= 1024), block (cols <= 16384) or split"},
+      {"case", ARG_INT, &which, 0, 4, "input: 0 random, 1 some -inf, 2 huge (3e38, 1e30), 3 all -inf rows, 4 equal"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the random inputs"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "time against a copy; without -cols, sweep cols 32 .. 2^20 at 2^26 floats"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is reported)"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  int method = -1;
+  for (int m = 0; m < 4; m++)
+    if (strcmp(method_word, method_names[m]) == 0) method = m;
+  if (method < 0) args_fail("-method=%s: the methods are auto, warp, block and split", method_word);
+  if (method == METHOD_WARP && cols > WARP_MAX_COLS)
+    args_fail("-method=warp holds a row in one warp's registers: cols = %d is more than %d", cols, WARP_MAX_COLS);
+  if (method == METHOD_BLOCK && cols > BLOCK_MAX_COLS)
+    args_fail("-method=block holds a row in one block's registers: cols = %d is more than %d", cols, BLOCK_MAX_COLS);
+  long long rows = rows_i;
+  if (rows * cols > MAX_ELEMS) args_fail("rows x cols = %lld x %d is more than 2^28 floats (1 GiB)", rows, cols);
+  int sweep = bench && !args_given(argc, argv, "cols") && !args_given(argc, argv, "rows");
+  if (sweep && method != METHOD_AUTO) args_fail("the -bench sweep picks the method for each cols: give -cols too");
+
+  int dev = findCudaDevice(argc, argv);
+  size_t n = sweep ? (size_t)1 << 26 : (size_t)rows * cols, bytes = n * sizeof(float);
+  size_t chunks_max = sweep ? ((size_t)1 << 26) / SPLIT_CHUNK : (size_t)rows * ((cols + SPLIT_CHUNK - 1) / SPLIT_CHUNK);
+  device_memory_check(2 * bytes + chunks_max * sizeof(float2) + (bench ? 2 * bytes : 0),
+                      bench ? "input, output and the copy test's buffers" : "input and output",
+                      args_given(argc, argv, "rows") || args_given(argc, argv, "cols"));
+
+  float *h_x = (float *)malloc(bytes), *h_y = (float *)malloc(bytes);
+  double *h_gold = (double *)malloc(n * sizeof(double));
+  if (!h_x || !h_y || !h_gold) return result_fail("out of host memory");
+  float *d_x, *d_y;
+  float2 *d_partial; // the split method's (max, sum) of each chunk of each row
+  checkCudaErrors(cudaMalloc((void **)&d_x, bytes));
+  checkCudaErrors(cudaMalloc((void **)&d_y, bytes));
+  checkCudaErrors(cudaMalloc((void **)&d_partial, chunks_max * sizeof(float2)));
+  bench_ref ref;
+  if (bench) ref = bench_reference(dev, 2.0 * (double)bytes, reps);
+
+  gold_stats st;
+  if (sweep) { // the same 256 MiB, cut into rows of 32 .. 2^20 columns; the first failure ends it
+    st.nbad = 0;
+    for (int c = 32; c <= (1 << 20) && st.nbad == 0; c *= 2)
+      run_size(&st, dev, (long long)(n / c), c, METHOD_AUTO, which, seed, 1, reps, &ref, d_x, d_y, d_partial, h_x,
+               h_y, h_gold);
+  } else {
+    run_size(&st, dev, rows, cols, method, which, seed, bench, reps, &ref, d_x, d_y, d_partial, h_x, h_y, h_gold);
+  }
+
+  checkCudaErrors(cudaFree(d_x));
+  checkCudaErrors(cudaFree(d_y));
+  checkCudaErrors(cudaFree(d_partial));
+  free(h_x);
+  free(h_y);
+  free(h_gold);
+  return gold_verdict(&st, "output");
+}
