@@ -1,0 +1,97 @@
+/*
+ * sgemm/k8_pick.cuh -- kernel 8's choice: every plan (configuration, split of N) that this GPU can run, its
+ * time by the model of sgemm/k8_model.cuh, and the fastest; and run_shapes, kernel 8's solve(), which runs
+ * the plan chosen for its shape (chosen once a shape, kept for the calls that follow).
+ */
+
+#ifndef S8_MODEL
+#define S8_MODEL "k8_model.cuh"
+#endif
+#include S8_MODEL
+
+#define S8_MAX_SPLIT 16
+
+static const s8_gpu *s8_gpu_get(void) {
+  static s8_gpu g;
+  static int done = 0;
+  if (done) return &g;
+  int dev, clock_khz = 0, mem_khz = 0, bus_bits = 0;
+  checkCudaErrors(cudaGetDevice(&dev));
+  const gpu_limits *lim = device_limits(dev);
+  checkCudaErrors(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+  checkCudaErrors(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
+  checkCudaErrors(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+  g.sms = lim->sms;
+  for (int c = 0; c < S8_NCONFIGS; c++) {
+    g.stages[c] = s8_stages(c, lim);
+    g.resident[c] = g.stages[c] ? s8_blocks_per_sm(c, g.stages[c], lim) : 0;
+  }
+  // 128 FP32 lanes a SM from Ampere's GA10x on (an A100's or a T4's 64 make their peak look twice as high:
+  // every plan's arithmetic is overrated alike, only split-K's extra bytes look cheaper than they are)
+  g.flops_sm_us = 128.0 * 2.0 * clock_khz * 1e-3;
+  g.bytes_us = 2.0 * mem_khz * 1e-3 * (bus_bits / 8.0); // double data rate
+  if (g.bytes_us <= 0.0) g.bytes_us = 1e5;               // a driver that reports no memory clock: 100 GB/s
+  g.fill_us = 0.5;
+  g.launch_us = 3.2;
+  g.work_max = lim->mem_bytes / 16;
+  done = 1;
+  return &g;
+}
+
+// the plan of least estimated time for M x N x K; *est gets its estimate (microseconds)
+static s8_plan s8_pick(int M, int N, int K, double *est) {
+  const s8_gpu *g = s8_gpu_get();
+  s8_plan best = {-1, 1, 0};
+  double tbest = 0.0;
+  int ntiles = ceil_div(N, S8_BK);
+  for (int c = 0; c < S8_NCONFIGS; c++) {
+    if (!g->stages[c] || !g->resident[c]) continue;
+    for (int split = 1; split <= S8_MAX_SPLIT && split <= ntiles; split++) {
+      if (split > 1 && (size_t)split * M * K * sizeof(float) > g->work_max) break;
+      double t = s8_estimate_us(&s8_configs[c], g->resident[c], split, M, N, K, g);
+      if (best.config < 0 || t < tbest) {
+        best.config = c, best.split = split, best.stages = g->stages[c];
+        tbest = t;
+      }
+    }
+  }
+  if (est) *est = tbest;
+  return best;
+}
+
+static void s8_describe(const s8_plan *p, char *s, size_t n) {
+  snprintf(s, n, "%s split %d", s8_configs[p->config].name, p->split);
+}
+
+// -plan=BMxBN/SPLIT: the plan kernel 8 runs instead of its own pick (config -1: none given)
+static s8_plan s8_forced = {-1, 1, 0};
+
+// parses -plan's word; 0 if it names no configuration or a split outside 1 .. S8_MAX_SPLIT
+static int s8_parse_plan(const char *w, s8_plan *p) {
+  const char *slash = strchr(w, '/');
+  if (!slash) return 0;
+  char *end;
+  long split = strtol(slash + 1, &end, 10);
+  if (*end || end == slash + 1 || split < 1 || split > S8_MAX_SPLIT) return 0;
+  for (int c = 0; c < S8_NCONFIGS; c++)
+    if (strlen(s8_configs[c].name) == (size_t)(slash - w) && !strncmp(w, s8_configs[c].name, slash - w)) {
+      p->config = c, p->split = (int)split, p->stages = 0;
+      return 1;
+    }
+  return 0;
+}
+
+// kernel 8, solve()'s signature: the plan for this shape (chosen on the first call of a shape)
+static void run_shapes(const float *A, const float *B, float *C, int M, int N, int K) {
+  static int pM = -1, pN = -1, pK = -1;
+  static s8_plan plan;
+  if (M != pM || N != pN || K != pK) {
+    plan = s8_forced.config >= 0 ? s8_forced : s8_pick(M, N, K, NULL);
+    pM = M, pN = N, pK = K;
+  }
+  if (plan.config < 0) {
+    fprintf(stderr, "kernel 8: no configuration fits this GPU's shared memory\n");
+    exit(EXIT_FAILURE);
+  }
+  s8_run_plan(&plan, A, B, C, M, N, K);
+}

@@ -1,0 +1,305 @@
+/*
+ * sgemm/k8_shapes.cuh -- kernel 8: kernel 7's design in several sizes, and split-K, so that a product of any
+ * shape fills the GPU. Kernel 7 has one shape of block, 128 x 256 of C: 1000 x 1001 x 999 makes 8 x 4 = 32
+ * blocks of it, for 132 SMs, and the rest of the GPU waits. Kernel 8 runs one of the configurations below,
+ * with the inner length N cut into `split` slices, as sgemm/k8_pick.cuh chooses from the shape and the GPU.
+ *
+ * One template serves every configuration: a block of BM x BN outputs is a grid of warps of WM x WN each, and
+ * within a warp each lane owns WM/8 x WN/4 outputs, as in kernel 7 (rows in groups of 4, 32 apart; columns in
+ * groups of 4, 16 apart), so the shared-memory reads stay free of bank conflicts at every size. The copies
+ * (cp.async, tiles 16 deep along N, STAGES of them in flight) are kernel 7's, spread over the block's threads.
+ *
+ * Split-K (LeetGPU's letters: the inner length is N). With few tiles of C and a long N, slice z of the grid
+ * (blockIdx.z) multiplies tiles z * tps .. of N only and writes its partial product to slice z of a workspace;
+ * a second kernel adds the slices in order z = 0, 1, ..., so the sum, like every other one here, is the same
+ * on every run (float atomics into C would add in whatever order the blocks finish, and differ in the last bits).
+ */
+#define S8_BK 16 // depth of a tile along N, as kernel 7
+
+// what each configuration's template parameters imply
+template <int BM, int BN, int WM, int WN> struct s8_shape {
+  static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * (BN / WN);
+  static constexpr int RG = WM / 32, CG = WN / 16; // a lane's groups of 4 rows (32 apart) and 4 columns (16 apart)
+  static constexpr int LDA = BM + 4; // As rows padded, as kernel 7: the transposing copies hit 32 banks
+  static constexpr int A_ROWS = THREADS / 8, A_PASSES = BM / A_ROWS;            // A: 8 threads a row of 16
+  static constexpr int B_COLS4 = BN / 4, B_ROWS = THREADS / B_COLS4, B_PASSES = S8_BK / B_ROWS; // B: 16 bytes each
+  static constexpr int AS = S8_BK * LDA, BS = S8_BK * BN; // floats a stage
+  static_assert(WM % 32 == 0 && WN % 16 == 0 && BM % WM == 0 && BN % WN == 0, "warp tiles of 32k x 16k");
+  static_assert(BM % A_ROWS == 0 && A_PASSES <= 32, "A's tile: whole passes of THREADS / 8 rows");
+  static_assert(THREADS % B_COLS4 == 0 && S8_BK % B_ROWS == 0, "B's tile: whole passes of rows");
+  static_assert(BM % 32 == 0, "As rows of BM + 4 floats: 4 banks apart for every BM that is a multiple of 32");
+};
+
+__device__ __forceinline__ float f4_at(const float4 &v, int j) {
+  return j == 0 ? v.x : (j == 1 ? v.y : (j == 2 ? v.z : v.w));
+}
+
+// C (or slice blockIdx.z of the workspace, with split-K) = the tiles t0 .. t0 + tps - 1 of N of A B
+template <int BM, int BN, int WM, int WN, int STAGES, bool VEC, int MINB>
+__global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, MINB)
+    sgemm_shapes(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
+                 int K, int tps) {
+  using S = s8_shape<BM, BN, WM, WN>;
+  extern __shared__ __align__(16) float smem[];
+  float *As = smem, *Bs = smem + STAGES * S::AS;
+  int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  int r = (warp / S::WARPS_N) * WM + (lane / 4) * 4;
+  int c = (warp % S::WARPS_N) * WN + (lane % 4) * 4;
+  int t0 = blockIdx.z * tps;
+  int ntiles = min((N + S8_BK - 1) / S8_BK - t0, tps); // this slice's tiles (0 or fewer: the slice is empty)
+
+  // A's tile, BM x 16: rows am + A_ROWS j, columns an and an + 8, copied 4 bytes at a time and transposed
+  int am = tid / 8, an = tid % 8;
+  const float *a_src = A + (size_t)(row0 + am) * N + (size_t)t0 * S8_BK + an; // dereferenced only where in bounds
+  size_t a_step = (size_t)S::A_ROWS * N;
+  unsigned a_rows_in = 0; // bit j: row am + A_ROWS j is inside A
+#pragma unroll
+  for (int j = 0; j < S::A_PASSES; j++) a_rows_in |= (unsigned)(row0 + am + S::A_ROWS * j < M) << j;
+  // B's tile, 16 x BN: rows bn + B_ROWS e, columns bk .. bk+3
+  int bn = tid / S::B_COLS4, bk = (tid % S::B_COLS4) * 4;
+  const float *b_src = B + (size_t)(t0 * S8_BK + bn) * K + col0 + bk;
+  size_t b_step = (size_t)S::B_ROWS * K;
+  float *a_dst = As + an * S::LDA + am, *b_dst = Bs + bn * BN + bk;
+
+  auto issue = [&](int t) { // tile t of this slice into stage t % STAGES, as one group (empty past the last)
+    if (t < ntiles) {
+      int n0 = (t0 + t) * S8_BK, stage = t % STAGES;
+      const float *a = a_src + t * S8_BK;
+#pragma unroll
+      for (int j = 0; j < S::A_PASSES; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          bool in = ((a_rows_in >> j) & 1u) && n0 + an + 8 * h < N;
+          copy4_to_shared_or_zero(&a_dst[stage * S::AS + 8 * h * S::LDA + S::A_ROWS * j],
+                                  in ? a + j * a_step + 8 * h : A, in);
+        }
+      const float *b = b_src + (size_t)t * S8_BK * K;
+#pragma unroll
+      for (int e = 0; e < S::B_PASSES; e++) {
+        bool row_in = n0 + bn + S::B_ROWS * e < N;
+        float *dst = &b_dst[stage * S::BS + S::B_ROWS * e * BN];
+        if (VEC) {
+          bool in = row_in && col0 + bk < K;
+          copy16_to_shared_or_zero(dst, in ? b + e * b_step : B, in);
+        } else {
+#pragma unroll
+          for (int i = 0; i < 4; i++) {
+            bool in = row_in && col0 + bk + i < K;
+            copy4_to_shared_or_zero(dst + i, in ? b + e * b_step + i : B, in);
+          }
+        }
+      }
+    }
+    cp_async_commit();
+  };
+
+  float acc[4 * S::RG][4 * S::CG];
+#pragma unroll
+  for (int i = 0; i < 4 * S::RG; i++)
+#pragma unroll
+    for (int j = 0; j < 4 * S::CG; j++) acc[i][j] = 0.0f;
+
+#pragma unroll
+  for (int s = 0; s < STAGES; s++) issue(s);
+  cp_async_wait<STAGES - 1>();
+  __syncthreads();
+
+  float4 fa[2][S::RG], fb[2][S::CG];
+  auto load_fragments = [&](int buf, const float *as, const float *bs, int k) {
+#pragma unroll
+    for (int i = 0; i < S::RG; i++) fa[buf][i] = *reinterpret_cast<const float4 *>(&as[k * S::LDA + r + 32 * i]);
+#pragma unroll
+    for (int q = 0; q < S::CG; q++) fb[buf][q] = *reinterpret_cast<const float4 *>(&bs[k * BN + c + 16 * q]);
+  };
+  load_fragments(0, As, Bs, 0);
+
+  for (int t = 0; t < ntiles; t++) {
+    const float *as = As + (t % STAGES) * S::AS, *bs = Bs + (t % STAGES) * S::BS;
+#pragma unroll
+    for (int k = 0; k < S8_BK; k++) {
+      if (k < S8_BK - 1) {
+        load_fragments((k + 1) & 1, as, bs, k + 1);
+      } else { // kernel 7's hand-over: the stage just read takes tile t + STAGES once every thread is here
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        issue(t + STAGES);
+        int s1 = (t + 1) % STAGES;
+        if (t + 1 < ntiles) load_fragments((k + 1) & 1, As + s1 * S::AS, Bs + s1 * S::BS, 0);
+      }
+      const int cur = k & 1;
+      float av[4 * S::RG], bv[4 * S::CG];
+#pragma unroll
+      for (int i = 0; i < 4 * S::RG; i++) av[i] = f4_at(fa[cur][i / 4], i % 4);
+#pragma unroll
+      for (int j = 0; j < 4 * S::CG; j++) bv[j] = f4_at(fb[cur][j / 4], j % 4);
+#pragma unroll
+      for (int i = 0; i < 4 * S::RG; i++)
+#pragma unroll
+        for (int j = 0; j < 4 * S::CG; j++) acc[i][j] += av[i] * bv[j];
+    }
+  }
+  cp_async_wait<0>();
+
+  float *out = C + (size_t)blockIdx.z * M * K; // with split-K, this slice's part of the workspace
+#pragma unroll
+  for (int i = 0; i < 4 * S::RG; i++) {
+    int row = row0 + r + (i % 4) + (i / 4) * 32;
+#pragma unroll
+    for (int q = 0; q < S::CG; q++)
+      store4<VEC>(out, row, col0 + c + 16 * q, M, K,
+                  make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2], acc[i][4 * q + 3]));
+  }
+}
+
+// split-K's second kernel: C = W[0] + W[1] + ... + W[split-1], each element added in that order
+__global__ void sgemm_split_sum(const float *__restrict__ W, float *__restrict__ C, size_t n, int split) {
+  size_t stride = (size_t)gridDim.x * blockDim.x;
+  if (n % 4 == 0) { // every slice starts on a 16-byte boundary
+    const float4 *W4 = reinterpret_cast<const float4 *>(W);
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n / 4; i += stride) {
+      float4 s = __ldcs(&W4[i]);
+      for (int z = 1; z < split; z++) {
+        float4 v = __ldcs(&W4[i + z * (n / 4)]);
+        s.x += v.x, s.y += v.y, s.z += v.z, s.w += v.w;
+      }
+      reinterpret_cast<float4 *>(C)[i] = s;
+    }
+  } else {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
+      float s = __ldcs(&W[i]);
+      for (int z = 1; z < split; z++) s += __ldcs(&W[i + z * n]);
+      C[i] = s;
+    }
+  }
+}
+
+// ---- the configurations ------------------------------------------------------------------------------------
+typedef struct {
+  const char *name;      // "128x64": BM x BN
+  int bm, bn, threads;   // block tile and threads
+  int minb;              // __launch_bounds__' blocks a SM (so the registers a thread may use)
+  double efficiency;     // the fraction of the FP32 lanes' peak its multiply-adds reach on a full SM
+} s8_config;
+
+#define S8_NCONFIGS 4
+static const s8_config s8_configs[S8_NCONFIGS] = {
+    {"128x128", 128, 128, 256, 2, 0.74}, // 2 x 4 warps of 64 x 32: 8 x 8 outputs a thread, 8 warps a block
+    {"128x64", 128, 64, 128, 3, 0.67},   // 2 x 2 warps of 64 x 32, 8 x 8 a thread
+    {"64x128", 64, 128, 128, 3, 0.67},   // 1 x 4 warps of 64 x 32, 8 x 8 a thread
+    {"64x64", 64, 64, 128, 4, 0.54},     // 2 x 2 warps of 32 x 32, 4 x 8 a thread: the small one
+};
+
+static constexpr int s8_smem_bytes(int bm, int bn, int stages) { return stages * S8_BK * (bm + 4 + bn) * 4; }
+
+// what the model needs to know of the GPU, all of it queried (or from the GPU profile in force)
+typedef struct {
+  int sms;
+  int stages[S8_NCONFIGS];   // 4, 2, or 0: the configuration does not fit this GPU's shared memory
+  int resident[S8_NCONFIGS]; // blocks of each configuration a SM holds at once
+  double flops_sm_us;        // a SM's FP32 peak: 128 lanes x 2 flops x its clock (flops a microsecond)
+  double bytes_us;           // memory bandwidth from its clock and bus width (bytes a microsecond)
+  double fill_us, launch_us; // a block's pipeline fill (a few memory latencies); a kernel launch
+  size_t work_max;           // the most workspace split-K may take (bytes)
+} s8_gpu;
+
+// the fraction of its configuration's rate a SM reaches with `warps` warps resident: too few warps cannot
+// hide each other's waits (shared-memory loads, barriers); fitted to kernel 8's plans timed on an H100: 4 warps
+// reach 77 %, 9 and more all of it (s8_estimate_us, sgemm/k8_model.cuh)
+static double s8_hiding(double warps) { return fmin(1.0, 0.58 + 0.047 * warps); }
+
+// what a plan runs: configuration, slices of N, stages of the pipeline
+typedef struct {
+  int config, split, stages;
+} s8_plan;
+
+// a kernel's attributes (registers a thread), once for each template instance
+template <int BM, int BN, int WM, int WN, int STAGES, bool VEC, int MINB> static int s8_regs(void) {
+  static int regs = -1;
+  if (regs < 0) {
+    cudaFuncAttributes a;
+    checkCudaErrors(cudaFuncGetAttributes(&a, sgemm_shapes<BM, BN, WM, WN, STAGES, VEC, MINB>));
+    regs = a.numRegs;
+  }
+  return regs;
+}
+
+// launches (or, with M = 0, only reports the registers of) one instance
+template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
+static int s8_launch(const float *A, const float *B, float *out, int M, int N, int K, int split, bool vec) {
+  constexpr int smem = s8_smem_bytes(BM, BN, STAGES), threads = s8_shape<BM, BN, WM, WN>::THREADS;
+  static int allowed = 0; // over 48 KB of dynamic shared memory must be allowed, once for each kernel
+  if (!allowed) {
+    checkCudaErrors(cudaFuncSetAttribute(sgemm_shapes<BM, BN, WM, WN, STAGES, true, MINB>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    checkCudaErrors(cudaFuncSetAttribute(sgemm_shapes<BM, BN, WM, WN, STAGES, false, MINB>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    allowed = 1;
+  }
+  if (M == 0) return vec ? s8_regs<BM, BN, WM, WN, STAGES, true, MINB>() : s8_regs<BM, BN, WM, WN, STAGES, false, MINB>();
+  int ntiles = (N + S8_BK - 1) / S8_BK, tps = (ntiles + split - 1) / split;
+  dim3 grid(ceil_div(K, BN), ceil_div(M, BM), split);
+  if (vec)
+    sgemm_shapes<BM, BN, WM, WN, STAGES, true, MINB><<<grid, threads, smem>>>(A, B, out, M, N, K, tps);
+  else
+    sgemm_shapes<BM, BN, WM, WN, STAGES, false, MINB><<<grid, threads, smem>>>(A, B, out, M, N, K, tps);
+  getLastCudaError("sgemm_shapes execution failed");
+  return 0;
+}
+
+// one switch from a plan to its template instance (4 stages; 128x128 on 2 where 4 do not fit: a Turing GPU)
+static int s8_dispatch(const s8_plan *p, const float *A, const float *B, float *out, int M, int N, int K, bool vec) {
+  switch (p->config) {
+  case 0: return p->stages == 4 ? s8_launch<128, 128, 64, 32, 4, 2>(A, B, out, M, N, K, p->split, vec)
+                                : s8_launch<128, 128, 64, 32, 2, 2>(A, B, out, M, N, K, p->split, vec);
+  case 1: return s8_launch<128, 64, 64, 32, 4, 3>(A, B, out, M, N, K, p->split, vec);
+  case 2: return s8_launch<64, 128, 64, 32, 4, 3>(A, B, out, M, N, K, p->split, vec);
+  default: return s8_launch<64, 64, 32, 32, 4, 4>(A, B, out, M, N, K, p->split, vec);
+  }
+}
+
+// the stages configuration c gets on this GPU: 4, or 2 where 4 do not fit in a block's shared memory, or 0
+static int s8_stages(int c, const gpu_limits *g) {
+  const s8_config *k = &s8_configs[c];
+  if (s8_smem_bytes(k->bm, k->bn, 4) <= g->smem_block_optin) return 4;
+  if (c == 0 && s8_smem_bytes(k->bm, k->bn, 2) <= g->smem_block_optin) return 2; // only 128x128 needs a 2
+  return 0;
+}
+
+// blocks of configuration c a SM holds at once on this GPU (its limits, the kernel's registers)
+static int s8_blocks_per_sm(int c, int stages, const gpu_limits *g) {
+  s8_plan p = {c, 1, stages};
+  int regs = s8_dispatch(&p, NULL, NULL, NULL, 0, 0, 0, true);
+  const s8_config *k = &s8_configs[c];
+  return gpu_blocks_per_sm(g, k->threads, regs, s8_smem_bytes(k->bm, k->bn, stages));
+}
+
+// the workspace of split-K: split slices of M x K, kept between calls and grown when a call needs more
+static float *s8_work = NULL;
+static size_t s8_work_bytes = 0;
+static void s8_teardown(void) {
+  if (s8_work) checkCudaErrors(cudaFree(s8_work));
+  s8_work = NULL;
+  s8_work_bytes = 0;
+}
+
+// runs a plan: one launch, or with split > 1 the slices into the workspace and the ordered sum into C
+static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float *C, int M, int N, int K) {
+  bool vec = rows_aligned16(B, K) && rows_aligned16(C, K);
+  if (p->split == 1) {
+    s8_dispatch(p, A, B, C, M, N, K, vec);
+    return;
+  }
+  size_t n = (size_t)M * K, bytes = (size_t)p->split * n * sizeof(float);
+  if (bytes > s8_work_bytes) { // the first call of a size (the check, before any timing) allocates
+    s8_teardown();
+    checkCudaErrors(cudaMalloc((void **)&s8_work, bytes));
+    s8_work_bytes = bytes;
+  }
+  s8_dispatch(p, A, B, s8_work, M, N, K, vec && rows_aligned16(s8_work, K));
+  int dev;
+  checkCudaErrors(cudaGetDevice(&dev));
+  int blocks = (int)((n / 4 + 255) / 256), most = 8 * device_limits(dev)->sms;
+  sgemm_split_sum<<<blocks < most ? (blocks > 0 ? blocks : 1) : most, 256>>>(s8_work, C, n, p->split);
+  getLastCudaError("sgemm_split_sum execution failed");
+}
