@@ -6,7 +6,7 @@
  * copy's speed. Who owns a row depends on its length (-method=auto picks; -method= forces one):
  *   warp   cols <= 1024: a warp, or a group of LANES of its lanes, a row, held in registers
  *          (kernels/softmax_rows_warp.cuh; the exercise exercises/softmax_rows_warp.cuh)
- *   block  cols <= 16384: a block a row, 16 floats a thread in registers, the max and the sum through
+ *   block  cols <= 32768: a block a row, 32 floats a thread in registers, the max and the sum through
  *          shared memory
  *   split  longer rows: SPLIT_CHUNK columns a block; one kernel writes each block's (max, sum), a second
  *          merges the row's pairs and writes its chunk, reading the chunk again (2 reads + 1 write)
@@ -40,7 +40,9 @@
 #include "prac4_gold.h"
 
 #define WARP_MAX_COLS 1024 // 32 lanes x 32 floats: past this a warp's registers are too few for the row
-#define BLOCK_ROW 16       // floats a thread holds in the block and split kernels (4 float4s)
+#ifndef BLOCK_ROW
+#define BLOCK_ROW 32 // floats a thread holds in the block and split kernels (8 float4s: 8 loads in flight)
+#endif
 #define BLOCK_MAX_COLS (1024 * BLOCK_ROW) // a block of 1024 threads
 #define SPLIT_CHUNK BLOCK_MAX_COLS        // columns a block in the split kernels
 #define MAX_ELEMS (1LL << 28)             // 1 GiB a matrix
@@ -156,7 +158,7 @@ static void run_rows(void *arg) {
   getLastCudaError("softmax_rows_write execution failed");
 }
 
-// the block and split kernels need a block of up to 1024 threads with 16 floats each in registers: asked of
+// the block and split kernels need a block of up to 1024 threads with BLOCK_ROW floats each in registers: asked of
 // the device (registers a block, threads a block) through the occupancy API, never assumed
 static void check_fits(const rows_plan *p, int dev) {
   if (p->method == METHOD_WARP) return;
@@ -254,7 +256,7 @@ int main(int argc, char **argv) {
   arg_spec opts[] = {
       {"rows", ARG_INT, &rows_i, 1, 1 << 28, "rows of the matrix"},
       {"cols", ARG_INT, &cols, 1, MAX_COLS, "columns: the length of each softmax"},
-      {"method", ARG_WORD, &method_word, 0, 0, "auto, warp (cols <= 1024), block (cols <= 16384) or split"},
+      {"method", ARG_WORD, &method_word, 0, 0, "auto, warp (cols <= 1024), block (cols <= 32768) or split"},
       {"case", ARG_INT, &which, 0, 4, "input: 0 random, 1 some -inf, 2 huge (3e38, 1e30), 3 all -inf rows, 4 equal"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the random inputs"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time against a copy; without -cols, sweep cols 32 .. 2^20 at 2^26 floats"},

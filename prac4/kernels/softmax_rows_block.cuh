@@ -1,8 +1,8 @@
 /*
  * kernels/softmax_rows_block.cuh -- softmax_rows for longer rows: a block a row, or several blocks a row.
  *
- * block  (cols <= 16384) a block of up to 1024 threads a row, BLOCK_ROW = 16 floats a thread in registers
- *        (4 float4s, or 16 floats when cols is not a multiple of 4): the row's max, then its sum of
+ * block  (cols <= 32768) a block of up to 1024 threads a row, BLOCK_ROW = 32 floats a thread in registers
+ *        (8 float4s, or 32 floats when cols is not a multiple of 4): the row's max, then its sum of
  *        exp(x - max), across the block with shuffles and one word a warp of shared memory, then the output
  *        from the registers: one read and one write, as the warp kernel.
  * split  (longer rows) SPLIT_CHUNK columns a block, grid (chunks, rows). softmax_rows_stats writes each
