@@ -8,7 +8,10 @@
  *          (kernels/softmax_rows_warp.cuh; the exercise exercises/softmax_rows_warp.cuh)
  *   block  cols <= 32768: a block a row, 32 floats a thread in registers, the max and the sum through
  *          shared memory
- *   split  longer rows: SPLIT_CHUNK columns a block; one kernel writes each block's (max, sum), a second
+ *   cluster  longer rows, up to the largest cluster this GPU runs: a cluster of blocks a row, SPLIT_CHUNK
+ *          columns a block, the blocks' (max, sum) shared through distributed shared memory
+ *          (kernels/softmax_rows_cluster.cuh)
+ *   split  longer rows still: SPLIT_CHUNK columns a block; one kernel writes each block's (max, sum), a second
  *          merges the row's pairs and writes its chunk, reading the chunk again (2 reads + 1 write)
  * -bench sweeps cols = 32, 64, ..., 2^20 at 2^26 floats (256 MiB) a size, each checked and timed against a
  * device-to-device copy of the same bytes in the same run.
@@ -55,14 +58,49 @@
 #endif
 
 #include "kernels/softmax_rows_block.cuh"
+#include "kernels/softmax_rows_cluster.cuh"
 
-enum { METHOD_AUTO, METHOD_WARP, METHOD_BLOCK, METHOD_SPLIT };
-static const char *method_names[] = {"auto", "warp", "block", "split"};
+enum { METHOD_AUTO, METHOD_WARP, METHOD_BLOCK, METHOD_CLUSTER, METHOD_SPLIT };
+static const char *method_names[] = {"auto", "warp", "block", "cluster", "split"};
 
 typedef struct {
   int method, lanes, k, v; // warp: LANES threads a row, K vectors of V floats a thread
-  int threads, chunks;     // block and split: threads a block; split: blocks a row
+  int threads, chunks;     // block, cluster and split: threads a block; cluster and split: blocks a row
 } rows_plan;
+
+// the largest cluster of full blocks (1024 threads) this device runs, 0 where it has no cluster launch or this
+// build's code is older than 9.0 (why says which); asked once
+static int cluster_max(int dev, char *why, size_t len) {
+  static int max = -1;
+  static char reason[200];
+  if (max >= 0) {
+    snprintf(why, len, "%s", reason);
+    return max;
+  }
+  int can = 0;
+  max = 0;
+  checkCudaErrors(cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev));
+  if (!can)
+    snprintf(reason, sizeof(reason), "this GPU has no thread block cluster launch");
+  else if (kernel_can_run(softmax_rows_cluster<BLOCK_ROW / 4, 4>, dev, 90, "thread block clusters", reason,
+                          sizeof(reason))) {
+    // past 8 blocks is "non-portable": allowed here, and the occupancy API says how many fit
+    checkCudaErrors(cudaFuncSetAttribute(softmax_rows_cluster<BLOCK_ROW / 4, 4>,
+                                         cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    checkCudaErrors(cudaFuncSetAttribute(softmax_rows_cluster<BLOCK_ROW, 1>,
+                                         cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(16, 1);
+    cfg.blockDim = dim3(1024);
+    int a = 0, b = 0;
+    checkCudaErrors(cudaOccupancyMaxPotentialClusterSize(&a, softmax_rows_cluster<BLOCK_ROW / 4, 4>, &cfg));
+    checkCudaErrors(cudaOccupancyMaxPotentialClusterSize(&b, softmax_rows_cluster<BLOCK_ROW, 1>, &cfg));
+    max = a < b ? a : b;
+    snprintf(reason, sizeof(reason), "a cluster holds at most %d blocks of %d columns on this GPU", max, SPLIT_CHUNK);
+  }
+  snprintf(why, len, "%s", reason);
+  return max;
+}
 
 static int next_pow2(int n) {
   int p = 1;
@@ -71,10 +109,16 @@ static int next_pow2(int n) {
 }
 
 // the owner of a row from its length (and -method=), the shape from the device's limits
-static rows_plan make_plan(int method, int cols) {
+static rows_plan make_plan(int method, int cols, int dev) {
   rows_plan p;
   memset(&p, 0, sizeof(p));
-  if (method == METHOD_AUTO) method = cols <= WARP_MAX_COLS ? METHOD_WARP : cols <= BLOCK_MAX_COLS ? METHOD_BLOCK : METHOD_SPLIT;
+  char why[200];
+  int chunks = (cols + SPLIT_CHUNK - 1) / SPLIT_CHUNK, cmax = cluster_max(dev, why, sizeof(why));
+  if (method == METHOD_AUTO)
+    method = cols <= WARP_MAX_COLS ? METHOD_WARP
+             : cols <= BLOCK_MAX_COLS ? METHOD_BLOCK
+             : chunks <= cmax ? METHOD_CLUSTER : METHOD_SPLIT;
+  if (method == METHOD_CLUSTER && chunks > cmax) device_limit_exceeded("-method=cluster, %d blocks a row: %s", chunks, why);
   p.method = method;
   p.v = cols % 4 == 0 ? 4 : 1;
   if (method == METHOD_WARP) {
@@ -90,7 +134,7 @@ static rows_plan make_plan(int method, int cols) {
     int per_block = method == METHOD_BLOCK ? cols : (cols < SPLIT_CHUNK ? cols : SPLIT_CHUNK);
     p.threads = (per_block + BLOCK_ROW - 1) / BLOCK_ROW;
     p.threads = (p.threads + 31) / 32 * 32;
-    p.chunks = method == METHOD_SPLIT ? (cols + SPLIT_CHUNK - 1) / SPLIT_CHUNK : 1;
+    p.chunks = method == METHOD_BLOCK ? 1 : chunks;
   }
   return p;
 }
@@ -98,7 +142,8 @@ static rows_plan make_plan(int method, int cols) {
 // the longest chain of float additions in a row's sum: a thread's serial part, the tree, the chunks' merge
 static int plan_chain(const rows_plan *p) {
   if (p->method == METHOD_WARP) return p->k * p->v + 5;
-  return BLOCK_ROW + 10 + (p->method == METHOD_SPLIT ? (p->chunks + p->threads - 1) / p->threads + 10 : 0);
+  return BLOCK_ROW + 10 + (p->method == METHOD_SPLIT ? (p->chunks + p->threads - 1) / p->threads + 10
+                            : p->method == METHOD_CLUSTER ? p->chunks : 0);
 }
 
 static void plan_describe(const rows_plan *p, char *buf, size_t len) {
@@ -107,7 +152,8 @@ static void plan_describe(const rows_plan *p, char *buf, size_t len) {
   else if (p->method == METHOD_BLOCK)
     snprintf(buf, len, "block: a block of %d threads a row, %d floats a thread", p->threads, BLOCK_ROW);
   else
-    snprintf(buf, len, "split: %d blocks of %d threads a row, %d columns a block", p->chunks, p->threads, SPLIT_CHUNK);
+    snprintf(buf, len, "%s: %d blocks of %d threads a row, %d columns a block", method_names[p->method], p->chunks,
+             p->threads, SPLIT_CHUNK);
 }
 
 typedef struct {
@@ -146,6 +192,22 @@ static void run_rows(void *arg) {
     return;
   }
   dim3 grid(p->chunks, (unsigned)a->rows);
+  if (p->method == METHOD_CLUSTER) {
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3(p->threads);
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = p->chunks, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    if (p->v == 4)
+      checkCudaErrors(cudaLaunchKernelEx(&cfg, softmax_rows_cluster<BLOCK_ROW / 4, 4>, a->x, a->y, a->cols));
+    else
+      checkCudaErrors(cudaLaunchKernelEx(&cfg, softmax_rows_cluster<BLOCK_ROW, 1>, a->x, a->y, a->cols));
+    getLastCudaError("softmax_rows_cluster execution failed");
+    return;
+  }
   if (p->v == 4) {
     softmax_rows_stats<BLOCK_ROW / 4, 4><<<grid, p->threads>>>(a->x, a->partial, a->cols);
     getLastCudaError("softmax_rows_stats execution failed");
@@ -161,7 +223,7 @@ static void run_rows(void *arg) {
 // the block and split kernels need a block of up to 1024 threads with BLOCK_ROW floats each in registers: asked of
 // the device (registers a block, threads a block) through the occupancy API, never assumed
 static void check_fits(const rows_plan *p, int dev) {
-  if (p->method == METHOD_WARP) return;
+  if (p->method == METHOD_WARP || p->method == METHOD_CLUSTER) return; // a cluster was sized by the occupancy API
   int per_sm = p->method == METHOD_BLOCK
                    ? (p->v == 4 ? occupancy_blocks_per_sm(softmax_rows_block<BLOCK_ROW / 4, 4>, dev, p->threads, 0)
                                 : occupancy_blocks_per_sm(softmax_rows_block<BLOCK_ROW, 1>, dev, p->threads, 0))
@@ -218,7 +280,7 @@ static void run_size(gold_stats *st_out, int dev, long long rows, int cols, int 
                     const bench_ref *ref, float *d_x, float *d_y, float2 *d_partial, float *h_x, float *h_y,
                     double *h_gold) {
   size_t n = (size_t)rows * cols, bytes = n * sizeof(float);
-  rows_plan plan = make_plan(method, cols);
+  rows_plan plan = make_plan(method, cols, dev);
   check_fits(&plan, dev);
   char what[128];
   plan_describe(&plan, what, sizeof(what));
@@ -256,7 +318,7 @@ int main(int argc, char **argv) {
   arg_spec opts[] = {
       {"rows", ARG_INT, &rows_i, 1, 1 << 28, "rows of the matrix"},
       {"cols", ARG_INT, &cols, 1, MAX_COLS, "columns: the length of each softmax"},
-      {"method", ARG_WORD, &method_word, 0, 0, "auto, warp (cols <= 1024), block (cols <= 32768) or split"},
+      {"method", ARG_WORD, &method_word, 0, 0, "auto, warp (cols <= 1024), block (cols <= 32768), cluster or split"},
       {"case", ARG_INT, &which, 0, 4, "input: 0 random, 1 some -inf, 2 huge (3e38, 1e30), 3 all -inf rows, 4 equal"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the random inputs"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time against a copy; without -cols, sweep cols 32 .. 2^20 at 2^26 floats"},
@@ -264,9 +326,9 @@ int main(int argc, char **argv) {
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   int method = -1;
-  for (int m = 0; m < 4; m++)
+  for (int m = 0; m < 5; m++)
     if (strcmp(method_word, method_names[m]) == 0) method = m;
-  if (method < 0) args_fail("-method=%s: the methods are auto, warp, block and split", method_word);
+  if (method < 0) args_fail("-method=%s: the methods are auto, warp, block, cluster and split", method_word);
   if (method == METHOD_WARP && cols > WARP_MAX_COLS)
     args_fail("-method=warp holds a row in one warp's registers: cols = %d is more than %d", cols, WARP_MAX_COLS);
   if (method == METHOD_BLOCK && cols > BLOCK_MAX_COLS)
