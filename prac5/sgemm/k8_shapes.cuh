@@ -7,7 +7,8 @@
  * One template serves every configuration: a block of BM x BN outputs is a grid of warps of WM x WN each, and
  * within a warp each lane owns WM/8 x WN/4 outputs, as in kernel 7 (rows in groups of 4, 32 apart; columns in
  * groups of 4, 16 apart), so the shared-memory reads stay free of bank conflicts at every size. The copies
- * (cp.async, tiles 16 deep along N, STAGES of them in flight) are kernel 7's, spread over the block's threads.
+ * (cp.async, tiles 16 deep along N, STAGES of them in flight) are kernel 7's, spread over the block's threads;
+ * B's are always 16 bytes, from B itself or, when K is not a multiple of 4, from a copy with padded rows.
  *
  * Split-K (LeetGPU's letters: the inner length is N). With few tiles of C and a long N, slice z of the grid
  * (blockIdx.z) multiplies tiles z * tps .. of N only and writes its partial product to slice z of a workspace;
@@ -35,10 +36,10 @@ __device__ __forceinline__ float f4_at(const float4 &v, int j) {
 }
 
 // C (or slice blockIdx.z of the workspace, with split-K) = the tiles t0 .. t0 + tps - 1 of N of A B
-template <int BM, int BN, int WM, int WN, int STAGES, bool VEC, int MINB>
+template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
 __global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, MINB)
     sgemm_shapes(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
-                 int K, int tps) {
+                 int K, int ldb, int ldc, int tps, bool cvec) {
   using S = s8_shape<BM, BN, WM, WN>;
   extern __shared__ __align__(16) float smem[];
   float *As = smem, *Bs = smem + STAGES * S::AS;
@@ -58,8 +59,8 @@ __global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, MINB)
   for (int j = 0; j < S::A_PASSES; j++) a_rows_in |= (unsigned)(row0 + am + S::A_ROWS * j < M) << j;
   // B's tile, 16 x BN: rows bn + B_ROWS e, columns bk .. bk+3
   int bn = tid / S::B_COLS4, bk = (tid % S::B_COLS4) * 4;
-  const float *b_src = B + (size_t)(t0 * S8_BK + bn) * K + col0 + bk;
-  size_t b_step = (size_t)S::B_ROWS * K;
+  const float *b_src = B + (size_t)(t0 * S8_BK + bn) * ldb + col0 + bk; // B's rows are ldb floats apart
+  size_t b_step = (size_t)S::B_ROWS * ldb;
   float *a_dst = As + an * S::LDA + am, *b_dst = Bs + bn * BN + bk;
 
   auto issue = [&](int t) { // tile t of this slice into stage t % STAGES, as one group (empty past the last)
@@ -74,21 +75,13 @@ __global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, MINB)
           copy4_to_shared_or_zero(&a_dst[stage * S::AS + 8 * h * S::LDA + S::A_ROWS * j],
                                   in ? a + j * a_step + 8 * h : A, in);
         }
-      const float *b = b_src + (size_t)t * S8_BK * K;
+      const float *b = b_src + (size_t)t * S8_BK * ldb;
 #pragma unroll
       for (int e = 0; e < S::B_PASSES; e++) {
         bool row_in = n0 + bn + S::B_ROWS * e < N;
         float *dst = &b_dst[stage * S::BS + S::B_ROWS * e * BN];
-        if (VEC) {
-          bool in = row_in && col0 + bk < K;
-          copy16_to_shared_or_zero(dst, in ? b + e * b_step : B, in);
-        } else {
-#pragma unroll
-          for (int i = 0; i < 4; i++) {
-            bool in = row_in && col0 + bk + i < K;
-            copy4_to_shared_or_zero(dst + i, in ? b + e * b_step + i : B, in);
-          }
-        }
+        bool in = row_in && col0 + bk < K; // ldb % 4 == 0: the 4 columns are all in the row, or all past K
+        copy16_to_shared_or_zero(dst, in ? b + e * b_step : B, in);
       }
     }
     cp_async_commit();
@@ -141,37 +134,48 @@ __global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, MINB)
   }
   cp_async_wait<0>();
 
-  float *out = C + (size_t)blockIdx.z * M * K; // with split-K, this slice's part of the workspace
+  // C's rows (or, with split-K, slice z of the workspace's) are ldc floats apart. cvec: 16-byte stores of
+  // every column below ldc (ldc % 4 == 0: C itself, or the workspace's padded rows); else 4-byte stores below K
+  float *out = C + (size_t)blockIdx.z * M * ldc;
 #pragma unroll
   for (int i = 0; i < 4 * S::RG; i++) {
     int row = row0 + r + (i % 4) + (i / 4) * 32;
 #pragma unroll
-    for (int q = 0; q < S::CG; q++)
-      store4<VEC>(out, row, col0 + c + 16 * q, M, K,
-                  make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2], acc[i][4 * q + 3]));
+    for (int q = 0; q < S::CG; q++) {
+      float4 v = make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2], acc[i][4 * q + 3]);
+      if (cvec)
+        store4<true>(out, row, col0 + c + 16 * q, M, ldc, v);
+      else
+        store4<false>(out, row, col0 + c + 16 * q, M, K, v);
+    }
   }
 }
 
-// split-K's second kernel: C = W[0] + W[1] + ... + W[split-1], each element added in that order
-__global__ void sgemm_split_sum(const float *__restrict__ W, float *__restrict__ C, size_t n, int split) {
-  size_t stride = (size_t)gridDim.x * blockDim.x;
-  if (n % 4 == 0) { // every slice starts on a 16-byte boundary
-    const float4 *W4 = reinterpret_cast<const float4 *>(W);
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n / 4; i += stride) {
-      float4 s = __ldcs(&W4[i]);
+// split-K's second kernel: C = W[0] + W[1] + ... + W[split-1], each element added in that order. The slices
+// are M x ldw (ldw % 4 == 0: rows of 16 bytes); C is M x K, written 16 bytes at a time where cvec
+__global__ void sgemm_split_sum(const float *__restrict__ W, float *__restrict__ C, int M, int K, int ldw, int split,
+                                bool cvec) {
+  size_t slice = (size_t)M * ldw;
+  for (int row = blockIdx.y; row < M; row += gridDim.y)
+    for (int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x); c < K; c += 4 * gridDim.x * blockDim.x) {
+      const float *w = W + (size_t)row * ldw + c;
+      float4 s = __ldcs(reinterpret_cast<const float4 *>(w));
       for (int z = 1; z < split; z++) {
-        float4 v = __ldcs(&W4[i + z * (n / 4)]);
+        float4 v = __ldcs(reinterpret_cast<const float4 *>(w + z * slice));
         s.x += v.x, s.y += v.y, s.z += v.z, s.w += v.w;
       }
-      reinterpret_cast<float4 *>(C)[i] = s;
+      if (cvec)
+        store4<true>(C, row, c, M, K, s);
+      else
+        store4<false>(C, row, c, M, K, s);
     }
-  } else {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
-      float s = __ldcs(&W[i]);
-      for (int z = 1; z < split; z++) s += __ldcs(&W[i + z * n]);
-      C[i] = s;
-    }
-  }
+}
+
+// B (N x K) into rows of ldb >= K floats, zeros after column K: rows that start on 16-byte boundaries
+__global__ void sgemm_pad_rows(const float *__restrict__ B, float *__restrict__ P, int N, int K, int ldb) {
+  for (int row = blockIdx.y; row < N; row += gridDim.y)
+    for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < ldb; c += gridDim.x * blockDim.x)
+      P[(size_t)row * ldb + c] = c < K ? B[(size_t)row * K + c] : 0.0f;
 }
 
 // ---- the configurations ------------------------------------------------------------------------------------
@@ -214,11 +218,11 @@ typedef struct {
 } s8_plan;
 
 // a kernel's attributes (registers a thread), once for each template instance
-template <int BM, int BN, int WM, int WN, int STAGES, bool VEC, int MINB> static int s8_regs(void) {
+template <int BM, int BN, int WM, int WN, int STAGES, int MINB> static int s8_regs(void) {
   static int regs = -1;
   if (regs < 0) {
     cudaFuncAttributes a;
-    checkCudaErrors(cudaFuncGetAttributes(&a, sgemm_shapes<BM, BN, WM, WN, STAGES, VEC, MINB>));
+    checkCudaErrors(cudaFuncGetAttributes(&a, sgemm_shapes<BM, BN, WM, WN, STAGES, MINB>));
     regs = a.numRegs;
   }
   return regs;
@@ -226,35 +230,32 @@ template <int BM, int BN, int WM, int WN, int STAGES, bool VEC, int MINB> static
 
 // launches (or, with M = 0, only reports the registers of) one instance
 template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
-static int s8_launch(const float *A, const float *B, float *out, int M, int N, int K, int split, bool vec) {
+static int s8_launch(const float *A, const float *B, float *out, int M, int N, int K, int ldb, int ldc, int split,
+                     bool cvec) {
   constexpr int smem = s8_smem_bytes(BM, BN, STAGES), threads = s8_shape<BM, BN, WM, WN>::THREADS;
   static int allowed = 0; // over 48 KB of dynamic shared memory must be allowed, once for each kernel
   if (!allowed) {
-    checkCudaErrors(cudaFuncSetAttribute(sgemm_shapes<BM, BN, WM, WN, STAGES, true, MINB>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    checkCudaErrors(cudaFuncSetAttribute(sgemm_shapes<BM, BN, WM, WN, STAGES, false, MINB>,
+    checkCudaErrors(cudaFuncSetAttribute(sgemm_shapes<BM, BN, WM, WN, STAGES, MINB>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     allowed = 1;
   }
-  if (M == 0) return vec ? s8_regs<BM, BN, WM, WN, STAGES, true, MINB>() : s8_regs<BM, BN, WM, WN, STAGES, false, MINB>();
+  if (M == 0) return s8_regs<BM, BN, WM, WN, STAGES, MINB>();
   int ntiles = (N + S8_BK - 1) / S8_BK, tps = (ntiles + split - 1) / split;
   dim3 grid(ceil_div(K, BN), ceil_div(M, BM), split);
-  if (vec)
-    sgemm_shapes<BM, BN, WM, WN, STAGES, true, MINB><<<grid, threads, smem>>>(A, B, out, M, N, K, tps);
-  else
-    sgemm_shapes<BM, BN, WM, WN, STAGES, false, MINB><<<grid, threads, smem>>>(A, B, out, M, N, K, tps);
+  sgemm_shapes<BM, BN, WM, WN, STAGES, MINB><<<grid, threads, smem>>>(A, B, out, M, N, K, ldb, ldc, tps, cvec);
   getLastCudaError("sgemm_shapes execution failed");
   return 0;
 }
 
 // one switch from a plan to its template instance (4 stages; 128x128 on 2 where 4 do not fit: a Turing GPU)
-static int s8_dispatch(const s8_plan *p, const float *A, const float *B, float *out, int M, int N, int K, bool vec) {
+static int s8_dispatch(const s8_plan *p, const float *A, const float *B, float *out, int M, int N, int K, int ldb,
+                       int ldc, bool cvec) {
   switch (p->config) {
-  case 0: return p->stages == 4 ? s8_launch<128, 128, 64, 32, 4, 2>(A, B, out, M, N, K, p->split, vec)
-                                : s8_launch<128, 128, 64, 32, 2, 2>(A, B, out, M, N, K, p->split, vec);
-  case 1: return s8_launch<128, 64, 64, 32, 4, 3>(A, B, out, M, N, K, p->split, vec);
-  case 2: return s8_launch<64, 128, 64, 32, 4, 3>(A, B, out, M, N, K, p->split, vec);
-  default: return s8_launch<64, 64, 32, 32, 4, 4>(A, B, out, M, N, K, p->split, vec);
+  case 0: return p->stages == 4 ? s8_launch<128, 128, 64, 32, 4, 2>(A, B, out, M, N, K, ldb, ldc, p->split, cvec)
+                                : s8_launch<128, 128, 64, 32, 2, 2>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
+  case 1: return s8_launch<128, 64, 64, 32, 4, 3>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
+  case 2: return s8_launch<64, 128, 64, 32, 4, 3>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
+  default: return s8_launch<64, 64, 32, 32, 4, 4>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
   }
 }
 
@@ -269,37 +270,64 @@ static int s8_stages(int c, const gpu_limits *g) {
 // blocks of configuration c a SM holds at once on this GPU (its limits, the kernel's registers)
 static int s8_blocks_per_sm(int c, int stages, const gpu_limits *g) {
   s8_plan p = {c, 1, stages};
-  int regs = s8_dispatch(&p, NULL, NULL, NULL, 0, 0, 0, true);
+  int regs = s8_dispatch(&p, NULL, NULL, NULL, 0, 0, 0, 0, 0, true);
   const s8_config *k = &s8_configs[c];
   return gpu_blocks_per_sm(g, k->threads, regs, s8_smem_bytes(k->bm, k->bn, stages));
 }
 
-// the workspace of split-K: split slices of M x K, kept between calls and grown when a call needs more
-static float *s8_work = NULL;
-static size_t s8_work_bytes = 0;
+// the workspaces, kept between calls and grown when a call needs more: split-K's slices of C, and B with its
+// rows padded to a multiple of 4 floats
+static float *s8_work = NULL, *s8_bpad = NULL;
+static size_t s8_work_bytes = 0, s8_bpad_bytes = 0;
 static void s8_teardown(void) {
   if (s8_work) checkCudaErrors(cudaFree(s8_work));
-  s8_work = NULL;
-  s8_work_bytes = 0;
+  if (s8_bpad) checkCudaErrors(cudaFree(s8_bpad));
+  s8_work = s8_bpad = NULL;
+  s8_work_bytes = s8_bpad_bytes = 0;
 }
 
-// runs a plan: one launch, or with split > 1 the slices into the workspace and the ordered sum into C
+// grows a workspace to `bytes`; the first call of a size (the check, before any timing) allocates. Zeroed
+// once: the padding columns of B's copy, which no copy writes, are read by the 16-byte copies (and multiply
+// into columns of C past K, which are never stored)
+static void s8_grow(float **p, size_t *have, size_t bytes) {
+  if (bytes <= *have) return;
+  if (*p) checkCudaErrors(cudaFree(*p));
+  checkCudaErrors(cudaMalloc((void **)p, bytes));
+  checkCudaErrors(cudaMemset(*p, 0, bytes));
+  *have = bytes;
+}
+
+// runs a plan: one launch, or with split > 1 the slices into the workspace and the ordered sum into C.
+// B's tiles are copied 16 bytes at a time when its rows start on 16-byte boundaries (K a multiple of 4);
+// otherwise B is first copied into rows padded to a multiple of 4 floats (sgemm_pad_rows: N K 8 bytes of
+// traffic and a launch, a few microseconds at 1000 x 1001 x 999, where 4-byte copies of B cost 25 %)
 static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float *C, int M, int N, int K) {
-  bool vec = rows_aligned16(B, K) && rows_aligned16(C, K);
+  int ldb = K;
+  if (!rows_aligned16(B, K)) {
+    ldb = (K + 3) / 4 * 4;
+    s8_grow(&s8_bpad, &s8_bpad_bytes, (size_t)N * ldb * sizeof(float));
+    int dev;
+    checkCudaErrors(cudaGetDevice(&dev));
+    int most = 8 * device_limits(dev)->sms, bx = ceil_div(ldb, 256);
+    if (bx > most) bx = most;
+    dim3 grid(bx, N < most / bx ? N : (most / bx > 0 ? most / bx : 1));
+    sgemm_pad_rows<<<grid, 256>>>(B, s8_bpad, N, K, ldb);
+    getLastCudaError("sgemm_pad_rows execution failed");
+    B = s8_bpad;
+  }
+  bool cvec = rows_aligned16(C, K);
   if (p->split == 1) {
-    s8_dispatch(p, A, B, C, M, N, K, vec);
+    s8_dispatch(p, A, B, C, M, N, K, ldb, K, cvec);
     return;
   }
-  size_t n = (size_t)M * K, bytes = (size_t)p->split * n * sizeof(float);
-  if (bytes > s8_work_bytes) { // the first call of a size (the check, before any timing) allocates
-    s8_teardown();
-    checkCudaErrors(cudaMalloc((void **)&s8_work, bytes));
-    s8_work_bytes = bytes;
-  }
-  s8_dispatch(p, A, B, s8_work, M, N, K, vec && rows_aligned16(s8_work, K));
+  // the slices' rows are ldb floats (K rounded up to a multiple of 4): 16-byte stores and loads throughout
+  s8_grow(&s8_work, &s8_work_bytes, (size_t)p->split * M * ldb * sizeof(float));
+  s8_dispatch(p, A, B, s8_work, M, N, K, ldb, ldb, true);
   int dev;
   checkCudaErrors(cudaGetDevice(&dev));
-  int blocks = (int)((n / 4 + 255) / 256), most = 8 * device_limits(dev)->sms;
-  sgemm_split_sum<<<blocks < most ? (blocks > 0 ? blocks : 1) : most, 256>>>(s8_work, C, n, p->split);
+  int most = 8 * device_limits(dev)->sms, bx = ceil_div(ceil_div(K, 4), 256);
+  if (bx > most) bx = most;
+  dim3 grid(bx, M < most / bx ? M : (most / bx > 0 ? most / bx : 1));
+  sgemm_split_sum<<<grid, 256>>>(s8_work, C, M, K, ldb, p->split, cvec);
   getLastCudaError("sgemm_split_sum execution failed");
 }
