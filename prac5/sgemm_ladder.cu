@@ -1,7 +1,7 @@
 /*
- * sgemm_ladder.cu -- practical 5, step 5: the SGEMM ladder. C = A B in FP32, LeetGPU's problem (A is M x N, B is
- * N x K, C is M x K, row-major; solve(const float *A, const float *B, float *C, int M, int N, int K)), from
- * one thread per output to most of cuBLAS's speed, one kernel per file:
+ * sgemm_ladder.cu -- practical 5, steps 5 and 8: the SGEMM ladder. C = A B in FP32, LeetGPU's problem (A is
+ * M x N, B is N x K, C is M x K, row-major; solve(const float *A, const float *B, float *C, int M, int N,
+ * int K)), from one thread per output to most of cuBLAS's speed, one kernel per file:
  *   -kernel=0  cublasSgemm (FP32, no tensor cores)                       sgemm/k0_cublas.cuh
  *   -kernel=1  naive: one thread per element of C                         sgemm/k1_naive.cuh
  *   -kernel=2  shared-memory tiles                                        sgemm/k2_shared.cuh
@@ -25,7 +25,7 @@
  * and the worst shape; -tune times every plan kernel 8 could run at one shape against the one it picks.
  *   nvcc -O3 -arch=native -I. -I../common sgemm_ladder.cu prac5_gold.c -lcublas -o sgemm_ladder
  */
-#define COURSE_STEPS "practical 5, workbook step 5 (course step 3, own code; the ladder goes well beyond the course)"
+#define COURSE_STEPS "practical 5, workbook steps 5 and 8 (course step 3, own code; the ladder goes well beyond the course)"
 // make exercises: ./exercises/sgemm_ladder, built with -DEXERCISE, runs kernel 2 from the learner's file,
 // exercises/k2_shared.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)
 #ifdef EXERCISE
