@@ -25,11 +25,14 @@
  * and the worst shape; -tune times every plan kernel 8 could run at one shape against the one it picks.
  *   nvcc -O3 -arch=native -I. -I../common sgemm_ladder.cu prac5_gold.c -lcublas -o sgemm_ladder
  */
-#define COURSE_STEPS "practical 5, workbook steps 5 and 8 (course step 3, own code; the ladder goes well beyond the course)"
+#define COURSE_STEPS \
+  "practical 5, workbook steps 5 and 8 (course step 3, own code; the ladder goes well beyond the course)"
 // make exercises: ./exercises/sgemm_ladder, built with -DEXERCISE, runs kernel 2 from the learner's file,
-// exercises/k2_shared.cuh, and runs it without -kernel; its verdict names the file (before gold_check.h)
+// exercises/k2_shared.cuh, and runs it without -kernel; -kernel=8 runs kernel 8 with the learner's cost
+// model, exercises/k8_model.cuh; its verdict names the files (before gold_check.h)
 #ifdef EXERCISE
-#define EXERCISE_TODO "fill in the TODO(step 5)s in exercises/k2_shared.cuh (kernel 2), TODO(step 8) in exercises/k8_model.cuh (kernel 8)"
+#define EXERCISE_TODO \
+  "fill in the TODO(step 5)s in exercises/k2_shared.cuh (kernel 2), TODO(step 8) in exercises/k8_model.cuh (kernel 8)"
 #define SGEMM_DEFAULT_KERNEL 2
 #endif
 #include <math.h>
