@@ -49,6 +49,7 @@
 #define BLOCK_MAX_COLS (1024 * BLOCK_ROW) // a block of 1024 threads
 #define SPLIT_CHUNK BLOCK_MAX_COLS        // columns a block in the split kernels
 #define MAX_ELEMS (1LL << 28)             // 1 GiB a matrix
+#define CLUSTER_AUTO_MAX 8 // -method=auto's largest cluster: 16 blocks (one cluster a GPC) ran below split on an H100
 #define MAX_COLS (1 << 24)
 
 #ifdef EXERCISE // make exercises: the learner's warp kernel, the row's max and sum cut out
@@ -117,7 +118,7 @@ static rows_plan make_plan(int method, int cols, int dev) {
   if (method == METHOD_AUTO)
     method = cols <= WARP_MAX_COLS ? METHOD_WARP
              : cols <= BLOCK_MAX_COLS ? METHOD_BLOCK
-             : chunks <= cmax ? METHOD_CLUSTER : METHOD_SPLIT;
+             : chunks <= (cmax < CLUSTER_AUTO_MAX ? cmax : CLUSTER_AUTO_MAX) ? METHOD_CLUSTER : METHOD_SPLIT;
   if (method == METHOD_CLUSTER && chunks > cmax) device_limit_exceeded("-method=cluster, %d blocks a row: %s", chunks, why);
   p.method = method;
   p.v = cols % 4 == 0 ? 4 : 1;
