@@ -6,11 +6,11 @@
  * copy's speed. Who owns a row depends on its length (-method=auto picks; -method= forces one):
  *   warp   cols <= 1024: a warp, or a group of LANES of its lanes, a row, held in registers
  *          (kernels/softmax_rows_warp.cuh; the exercise exercises/softmax_rows_warp.cuh)
- *   block  cols <= 32768: a block a row, 32 floats a thread in registers, the max and the sum through
- *          shared memory
- *   cluster  longer rows, up to the largest cluster this GPU runs: a cluster of blocks a row, SPLIT_CHUNK
- *          columns a block, the blocks' (max, sum) shared through distributed shared memory
- *          (kernels/softmax_rows_cluster.cuh)
+ *   block  cols <= 32768 (16384 when cols is no multiple of 4): a block a row, 32 (16) floats a thread in
+ *          registers, the max and the sum through shared memory (kernels/softmax_rows_block.cuh)
+ *   cluster  longer rows, up to 8 blocks (-method=cluster: the largest cluster this GPU runs): a cluster of
+ *          blocks a row, SPLIT_CHUNK columns a block (32768; 16384 when cols is no multiple of 4), the blocks'
+ *          (max, sum) shared through distributed shared memory (kernels/softmax_rows_cluster.cuh)
  *   split  longer rows still: SPLIT_CHUNK columns a block; one kernel writes each block's (max, sum), a second
  *          merges the row's pairs and writes its chunk, reading the chunk again (2 reads + 1 write)
  * -bench sweeps cols = 32, 64, ..., 2^20 at 2^26 floats (256 MiB) a size, each checked and timed against a
@@ -46,9 +46,10 @@
 #ifndef BLOCK_ROW
 #define BLOCK_ROW 32 // floats a thread holds in the block and split kernels (8 float4s: 8 loads in flight)
 #endif
-#define BLOCK_MAX_COLS (1024 * BLOCK_ROW) // a block of 1024 threads
-#define SPLIT_CHUNK BLOCK_MAX_COLS        // columns a block in the split kernels
-#define MAX_ELEMS (1LL << 28)             // 1 GiB a matrix
+#define BLOCK_ROW1 (BLOCK_ROW / 2) // ... when cols is no multiple of 4: scalar loads need more registers
+// columns a block of 1024 threads holds (block method), and a block's chunk (cluster and split): SPLIT_CHUNK(V)
+#define SPLIT_CHUNK(V) (1024 * ((V) == 4 ? BLOCK_ROW : BLOCK_ROW1))
+#define MAX_ELEMS (1LL << 28) // 1 GiB a matrix
 #define CLUSTER_AUTO_MAX 8 // -method=auto's largest cluster: 16 blocks (one cluster a GPC) ran below split on an H100
 #define MAX_COLS (1 << 24)
 
@@ -88,16 +89,16 @@ static int cluster_max(int dev, char *why, size_t len) {
     // past 8 blocks is "non-portable": allowed here, and the occupancy API says how many fit
     checkCudaErrors(cudaFuncSetAttribute(softmax_rows_cluster<BLOCK_ROW / 4, 4>,
                                          cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    checkCudaErrors(cudaFuncSetAttribute(softmax_rows_cluster<BLOCK_ROW, 1>,
-                                         cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    checkCudaErrors(
+        cudaFuncSetAttribute(softmax_rows_cluster<BLOCK_ROW1, 1>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(16, 1);
     cfg.blockDim = dim3(1024);
     int a = 0, b = 0;
     checkCudaErrors(cudaOccupancyMaxPotentialClusterSize(&a, softmax_rows_cluster<BLOCK_ROW / 4, 4>, &cfg));
-    checkCudaErrors(cudaOccupancyMaxPotentialClusterSize(&b, softmax_rows_cluster<BLOCK_ROW, 1>, &cfg));
+    checkCudaErrors(cudaOccupancyMaxPotentialClusterSize(&b, softmax_rows_cluster<BLOCK_ROW1, 1>, &cfg));
     max = a < b ? a : b;
-    snprintf(reason, sizeof(reason), "a cluster holds at most %d blocks of %d columns on this GPU", max, SPLIT_CHUNK);
+    snprintf(reason, sizeof(reason), "a cluster holds at most %d blocks on this GPU", max);
   }
   snprintf(why, len, "%s", reason);
   return max;
@@ -114,14 +115,17 @@ static rows_plan make_plan(int method, int cols, int dev) {
   rows_plan p;
   memset(&p, 0, sizeof(p));
   char why[200];
-  int chunks = (cols + SPLIT_CHUNK - 1) / SPLIT_CHUNK, cmax = cluster_max(dev, why, sizeof(why));
+  int v = cols % 4 == 0 ? 4 : 1, chunk = SPLIT_CHUNK(v);
+  int chunks = (cols + chunk - 1) / chunk, cmax = cluster_max(dev, why, sizeof(why));
   if (method == METHOD_AUTO)
-    method = cols <= WARP_MAX_COLS ? METHOD_WARP
-             : cols <= BLOCK_MAX_COLS ? METHOD_BLOCK
-             : chunks <= (cmax < CLUSTER_AUTO_MAX ? cmax : CLUSTER_AUTO_MAX) ? METHOD_CLUSTER : METHOD_SPLIT;
-  if (method == METHOD_CLUSTER && chunks > cmax) device_limit_exceeded("-method=cluster, %d blocks a row: %s", chunks, why);
+    method = cols <= WARP_MAX_COLS                                           ? METHOD_WARP
+             : cols <= chunk                                                 ? METHOD_BLOCK
+             : chunks <= (cmax < CLUSTER_AUTO_MAX ? cmax : CLUSTER_AUTO_MAX) ? METHOD_CLUSTER
+                                                                             : METHOD_SPLIT;
+  if (method == METHOD_CLUSTER && chunks > cmax)
+    device_limit_exceeded("-method=cluster, %d blocks a row: %s", chunks, why);
   p.method = method;
-  p.v = cols % 4 == 0 ? 4 : 1;
+  p.v = v;
   if (method == METHOD_WARP) {
     if (p.v == 4) { // two float4s a thread (a second load in flight) while a row needs at most 64
       int need = cols / 4;
@@ -132,8 +136,8 @@ static rows_plan make_plan(int method, int cols, int dev) {
       p.k = next_pow2((cols + 31) / 32);
     }
   } else {
-    int per_block = method == METHOD_BLOCK ? cols : (cols < SPLIT_CHUNK ? cols : SPLIT_CHUNK);
-    p.threads = (per_block + BLOCK_ROW - 1) / BLOCK_ROW;
+    int per_block = method == METHOD_BLOCK ? cols : (cols < chunk ? cols : chunk), per_thread = chunk / 1024;
+    p.threads = (per_block + per_thread - 1) / per_thread;
     p.threads = (p.threads + 31) / 32 * 32;
     p.chunks = method == METHOD_BLOCK ? 1 : chunks;
   }
@@ -143,18 +147,20 @@ static rows_plan make_plan(int method, int cols, int dev) {
 // the longest chain of float additions in a row's sum: a thread's serial part, the tree, the chunks' merge
 static int plan_chain(const rows_plan *p) {
   if (p->method == METHOD_WARP) return p->k * p->v + 5;
-  return BLOCK_ROW + 10 + (p->method == METHOD_SPLIT ? (p->chunks + p->threads - 1) / p->threads + 10
-                            : p->method == METHOD_CLUSTER ? p->chunks : 0);
+  return SPLIT_CHUNK(p->v) / 1024 + 10 +
+         (p->method == METHOD_SPLIT     ? (p->chunks + p->threads - 1) / p->threads + 10
+          : p->method == METHOD_CLUSTER ? p->chunks
+                                        : 0);
 }
 
 static void plan_describe(const rows_plan *p, char *buf, size_t len) {
   if (p->method == METHOD_WARP)
     snprintf(buf, len, "warp: %d lanes a row, %d x float%s a lane", p->lanes, p->k, p->v == 4 ? "4" : "");
   else if (p->method == METHOD_BLOCK)
-    snprintf(buf, len, "block: a block of %d threads a row, %d floats a thread", p->threads, BLOCK_ROW);
+    snprintf(buf, len, "block: a block of %d threads a row, %d floats a thread", p->threads, SPLIT_CHUNK(p->v) / 1024);
   else
     snprintf(buf, len, "%s: %d blocks of %d threads a row, %d columns a block", method_names[p->method], p->chunks,
-             p->threads, SPLIT_CHUNK);
+             p->threads, SPLIT_CHUNK(p->v));
 }
 
 typedef struct {
@@ -166,29 +172,29 @@ typedef struct {
   rows_plan plan;
 } rows_args;
 
-#define WARP_CASE(L, K, V)                                                                                   \
-  if (p->lanes == L && p->k == K && p->v == V) {                                                             \
-    long long threads = a->rows * L;                                                                         \
-    softmax_rows_warp<L, K, V><<<(unsigned)((threads + 255) / 256), 256>>>(a->x, a->y, a->rows, a->cols);   \
-    getLastCudaError("softmax_rows_warp execution failed");                                                  \
-    return;                                                                                                  \
+#define WARP_CASE(L, K, V)                                                                                \
+  if (p->lanes == L && p->k == K && p->v == V) {                                                          \
+    long long threads = a->rows * L;                                                                      \
+    softmax_rows_warp<L, K, V><<<(unsigned)((threads + 255) / 256), 256>>>(a->x, a->y, a->rows, a->cols); \
+    getLastCudaError("softmax_rows_warp execution failed");                                               \
+    return;                                                                                               \
   }
 
 static void run_rows(void *arg) {
   rows_args *a = (rows_args *)arg;
   const rows_plan *p = &a->plan;
   if (p->method == METHOD_WARP) {
-    WARP_CASE(1, 1, 4) WARP_CASE(1, 2, 4) WARP_CASE(2, 2, 4) WARP_CASE(4, 2, 4) WARP_CASE(8, 2, 4)
-    WARP_CASE(16, 2, 4) WARP_CASE(32, 2, 4) WARP_CASE(32, 4, 4) WARP_CASE(32, 8, 4)
-    WARP_CASE(32, 1, 1) WARP_CASE(32, 2, 1) WARP_CASE(32, 4, 1) WARP_CASE(32, 8, 1) WARP_CASE(32, 16, 1)
-    WARP_CASE(32, 32, 1)
-    exit(result_fail("no warp kernel for %d lanes x %d x %d", p->lanes, p->k, p->v));
+    WARP_CASE(1, 1, 4)
+    WARP_CASE(1, 2, 4) WARP_CASE(2, 2, 4) WARP_CASE(4, 2, 4) WARP_CASE(8, 2, 4) WARP_CASE(16, 2, 4) WARP_CASE(32, 2, 4)
+        WARP_CASE(32, 4, 4) WARP_CASE(32, 8, 4) WARP_CASE(32, 1, 1) WARP_CASE(32, 2, 1) WARP_CASE(32, 4, 1)
+            WARP_CASE(32, 8, 1) WARP_CASE(32, 16, 1) WARP_CASE(32, 32, 1)
+                exit(result_fail("no warp kernel for %d lanes x %d x %d", p->lanes, p->k, p->v));
   }
   if (p->method == METHOD_BLOCK) {
     if (p->v == 4)
       softmax_rows_block<BLOCK_ROW / 4, 4><<<(unsigned)a->rows, p->threads>>>(a->x, a->y, a->cols);
     else
-      softmax_rows_block<BLOCK_ROW, 1><<<(unsigned)a->rows, p->threads>>>(a->x, a->y, a->cols);
+      softmax_rows_block<BLOCK_ROW1, 1><<<(unsigned)a->rows, p->threads>>>(a->x, a->y, a->cols);
     getLastCudaError("softmax_rows_block execution failed");
     return;
   }
@@ -205,7 +211,7 @@ static void run_rows(void *arg) {
     if (p->v == 4)
       checkCudaErrors(cudaLaunchKernelEx(&cfg, softmax_rows_cluster<BLOCK_ROW / 4, 4>, a->x, a->y, a->cols));
     else
-      checkCudaErrors(cudaLaunchKernelEx(&cfg, softmax_rows_cluster<BLOCK_ROW, 1>, a->x, a->y, a->cols));
+      checkCudaErrors(cudaLaunchKernelEx(&cfg, softmax_rows_cluster<BLOCK_ROW1, 1>, a->x, a->y, a->cols));
     getLastCudaError("softmax_rows_cluster execution failed");
     return;
   }
@@ -214,9 +220,9 @@ static void run_rows(void *arg) {
     getLastCudaError("softmax_rows_stats execution failed");
     softmax_rows_write<BLOCK_ROW / 4, 4><<<grid, p->threads>>>(a->x, a->y, a->partial, a->cols);
   } else {
-    softmax_rows_stats<BLOCK_ROW, 1><<<grid, p->threads>>>(a->x, a->partial, a->cols);
+    softmax_rows_stats<BLOCK_ROW1, 1><<<grid, p->threads>>>(a->x, a->partial, a->cols);
     getLastCudaError("softmax_rows_stats execution failed");
-    softmax_rows_write<BLOCK_ROW, 1><<<grid, p->threads>>>(a->x, a->y, a->partial, a->cols);
+    softmax_rows_write<BLOCK_ROW1, 1><<<grid, p->threads>>>(a->x, a->y, a->partial, a->cols);
   }
   getLastCudaError("softmax_rows_write execution failed");
 }
@@ -227,12 +233,12 @@ static void check_fits(const rows_plan *p, int dev) {
   if (p->method == METHOD_WARP || p->method == METHOD_CLUSTER) return; // a cluster was sized by the occupancy API
   int per_sm = p->method == METHOD_BLOCK
                    ? (p->v == 4 ? occupancy_blocks_per_sm(softmax_rows_block<BLOCK_ROW / 4, 4>, dev, p->threads, 0)
-                                : occupancy_blocks_per_sm(softmax_rows_block<BLOCK_ROW, 1>, dev, p->threads, 0))
+                                : occupancy_blocks_per_sm(softmax_rows_block<BLOCK_ROW1, 1>, dev, p->threads, 0))
                    : (p->v == 4 ? occupancy_blocks_per_sm(softmax_rows_write<BLOCK_ROW / 4, 4>, dev, p->threads, 0)
-                                : occupancy_blocks_per_sm(softmax_rows_write<BLOCK_ROW, 1>, dev, p->threads, 0));
+                                : occupancy_blocks_per_sm(softmax_rows_write<BLOCK_ROW1, 1>, dev, p->threads, 0));
   if (per_sm == 0)
-    exit(result_skip("a block of %d threads with %d floats each in registers does not fit a SM of this GPU",
-                     p->threads, BLOCK_ROW));
+    exit(result_skip("a block of %d threads with %d floats each in registers does not fit a SM of this GPU", p->threads,
+                     SPLIT_CHUNK(p->v) / 1024));
 }
 
 static void fill(float *h_x, long long rows, int cols, int which, int seed) {
@@ -241,11 +247,20 @@ static void fill(float *h_x, long long rows, int cols, int which, int seed) {
     for (int c = 0; c < cols; c++) {
       float u = lcg_uniform(&state), v = 20.0f * u - 10.0f;
       switch (which) {
-      case 1: v = ((r + c) % 3 == 0 && c != cols - 1) ? -INFINITY : v; break;
-      case 2: v = (r % 2) ? (c % 2 ? -1e30f : 1e30f) : (c % 4 == 0 ? 3e38f : c % 4 == 1 ? -3e38f : 1e30f * (2.0f * u - 1.0f)); break;
-      case 3: v = (r % 3 == 1) ? -INFINITY : v; break;
-      case 4: v = 7.5f; break;
-      default: break;
+      case 1:
+        v = ((r + c) % 3 == 0 && c != cols - 1) ? -INFINITY : v;
+        break;
+      case 2:
+        v = (r % 2) ? (c % 2 ? -1e30f : 1e30f) : (c % 4 == 0 ? 3e38f : c % 4 == 1 ? -3e38f : 1e30f * (2.0f * u - 1.0f));
+        break;
+      case 3:
+        v = (r % 3 == 1) ? -INFINITY : v;
+        break;
+      case 4:
+        v = 7.5f;
+        break;
+      default:
+        break;
       }
       h_x[r * cols + c] = v;
     }
@@ -277,9 +292,9 @@ static size_t check_rows(const float *h_y, const double *h_gold, size_t n, doubl
 }
 
 // one size: fill, run, check against the gold, and with bench time it against the copy in ref; st the check
-static void run_size(gold_stats *st_out, int dev, long long rows, int cols, int method, int which, int seed, int bench, int reps,
-                    const bench_ref *ref, float *d_x, float *d_y, float2 *d_partial, float *h_x, float *h_y,
-                    double *h_gold) {
+static void run_size(gold_stats *st_out, int dev, long long rows, int cols, int method, int which, int seed, int bench,
+                     int reps, const bench_ref *ref, float *d_x, float *d_y, float2 *d_partial, float *h_x, float *h_y,
+                     double *h_gold) {
   size_t n = (size_t)rows * cols, bytes = n * sizeof(float);
   rows_plan plan = make_plan(method, cols, dev);
   check_fits(&plan, dev);
@@ -332,8 +347,9 @@ int main(int argc, char **argv) {
   if (method < 0) args_fail("-method=%s: the methods are auto, warp, block, cluster and split", method_word);
   if (method == METHOD_WARP && cols > WARP_MAX_COLS)
     args_fail("-method=warp holds a row in one warp's registers: cols = %d is more than %d", cols, WARP_MAX_COLS);
-  if (method == METHOD_BLOCK && cols > BLOCK_MAX_COLS)
-    args_fail("-method=block holds a row in one block's registers: cols = %d is more than %d", cols, BLOCK_MAX_COLS);
+  int block_max = SPLIT_CHUNK(cols % 4 == 0 ? 4 : 1);
+  if (method == METHOD_BLOCK && cols > block_max)
+    args_fail("-method=block holds a row in one block's registers: cols = %d is more than %d", cols, block_max);
   long long rows = rows_i;
   if (rows * cols > MAX_ELEMS) args_fail("rows x cols = %lld x %d is more than 2^28 floats (1 GiB)", rows, cols);
   int sweep = bench && !args_given(argc, argv, "cols") && !args_given(argc, argv, "rows");
@@ -341,7 +357,8 @@ int main(int argc, char **argv) {
 
   int dev = findCudaDevice(argc, argv);
   size_t n = sweep ? (size_t)1 << 26 : (size_t)rows * cols, bytes = n * sizeof(float);
-  size_t chunks_max = sweep ? ((size_t)1 << 26) / SPLIT_CHUNK : (size_t)rows * ((cols + SPLIT_CHUNK - 1) / SPLIT_CHUNK);
+  size_t chunk1 = SPLIT_CHUNK(1); // the smaller chunk: room for either
+  size_t chunks_max = sweep ? ((size_t)1 << 26) / chunk1 : (size_t)rows * ((cols + chunk1 - 1) / chunk1);
   device_memory_check(2 * bytes + chunks_max * sizeof(float2) + (bench ? 2 * bytes : 0),
                       bench ? "input, output and the copy test's buffers" : "input and output",
                       args_given(argc, argv, "rows") || args_given(argc, argv, "cols"));
@@ -361,8 +378,8 @@ int main(int argc, char **argv) {
   if (sweep) { // the same 256 MiB, cut into rows of 32 .. 2^20 columns; the first failure ends it
     st.nbad = 0;
     for (int c = 32; c <= (1 << 20) && st.nbad == 0; c *= 2)
-      run_size(&st, dev, (long long)(n / c), c, METHOD_AUTO, which, seed, 1, reps, &ref, d_x, d_y, d_partial, h_x,
-               h_y, h_gold);
+      run_size(&st, dev, (long long)(n / c), c, METHOD_AUTO, which, seed, 1, reps, &ref, d_x, d_y, d_partial, h_x, h_y,
+               h_gold);
   } else {
     run_size(&st, dev, rows, cols, method, which, seed, bench, reps, &ref, d_x, d_y, d_partial, h_x, h_y, h_gold);
   }

@@ -2,8 +2,8 @@
  * kernels/softmax_rows_block.cuh -- softmax_rows for longer rows: a block a row, or several blocks a row.
  *
  * block  (cols <= 32768) a block of up to 1024 threads a row, BLOCK_ROW = 32 floats a thread in registers
- *        (8 float4s, or 32 floats when cols is not a multiple of 4): the row's max, then its sum of
- *        exp(x - max), across the block with shuffles and one word a warp of shared memory, then the output
+ *        (8 float4s; 16 floats and 16384 columns when cols is not a multiple of 4): the row's max, then its
+ *        sum of exp(x - max), across the block with shuffles and one word a warp of shared memory, then the output
  *        from the registers: one read and one write, as the warp kernel.
  * split  (longer rows) SPLIT_CHUNK columns a block, grid (chunks, rows). softmax_rows_stats writes each
  *        chunk's (max, sum); softmax_rows_write merges the row's pairs -- every block of the row in the same
@@ -32,7 +32,8 @@ __device__ float block_allreduce(float v, bool is_max) {
 }
 
 // n floats at p into the thread's registers, K vectors of V: thread t takes (k T + t) V ... + V - 1
-template <int K, int V> __device__ void load_part(const float *p, int n, float *v) {
+template <int K, int V>
+__device__ void load_part(const float *p, int n, float *v) {
 #pragma unroll
   for (int k = 0; k < K; k++) {
     int c = (k * blockDim.x + threadIdx.x) * V;
@@ -45,7 +46,8 @@ template <int K, int V> __device__ void load_part(const float *p, int n, float *
   }
 }
 
-template <int K, int V> __device__ void store_part(float *p, int n, const float *v, float m, float s) {
+template <int K, int V>
+__device__ void store_part(float *p, int n, const float *v, float m, float s) {
 #pragma unroll
   for (int k = 0; k < K; k++) {
     int c = (k * blockDim.x + threadIdx.x) * V;
@@ -59,7 +61,8 @@ template <int K, int V> __device__ void store_part(float *p, int n, const float 
 }
 
 // the max, then the sum of exp(v - max), of what the block holds
-template <int K, int V> __device__ float2 block_stats(const float *v) {
+template <int K, int V>
+__device__ float2 block_stats(const float *v) {
   float m = -INFINITY, s = 0.0f;
 #pragma unroll
   for (int j = 0; j < K * V; j++) m = fmaxf(m, v[j]);
@@ -73,7 +76,8 @@ template <int K, int V> __device__ float2 block_stats(const float *v) {
 
 // one block a row (blockIdx.x), held in registers between the statistics and the output
 template <int K, int V>
-__global__ void __launch_bounds__(1024) softmax_rows_block(const float *__restrict__ x, float *__restrict__ y, int cols) {
+__global__ void __launch_bounds__(1024)
+    softmax_rows_block(const float *__restrict__ x, float *__restrict__ y, int cols) {
   size_t base = (size_t)blockIdx.x * cols;
   float v[K * V];
   load_part<K, V>(x + base, cols, v);
@@ -85,8 +89,8 @@ __global__ void __launch_bounds__(1024) softmax_rows_block(const float *__restri
 template <int K, int V>
 __global__ void __launch_bounds__(1024)
     softmax_rows_stats(const float *__restrict__ x, float2 *__restrict__ partial, int cols) {
-  size_t c0 = (size_t)blockIdx.x * SPLIT_CHUNK, base = (size_t)blockIdx.y * cols + c0;
-  int n = cols - (int)c0 < SPLIT_CHUNK ? cols - (int)c0 : SPLIT_CHUNK;
+  size_t c0 = (size_t)blockIdx.x * SPLIT_CHUNK(V), base = (size_t)blockIdx.y * cols + c0;
+  int n = cols - (int)c0 < SPLIT_CHUNK(V) ? cols - (int)c0 : SPLIT_CHUNK(V);
   float v[K * V];
   load_part<K, V>(x + base, n, v);
   float2 ms = block_stats<K, V>(v);
@@ -95,10 +99,10 @@ __global__ void __launch_bounds__(1024)
 
 // split, kernel 2: the row's pairs merged (the same order in every block of the row), the chunk read again
 template <int K, int V>
-__global__ void __launch_bounds__(1024)
-    softmax_rows_write(const float *__restrict__ x, float *__restrict__ y, const float2 *__restrict__ partial, int cols) {
-  size_t c0 = (size_t)blockIdx.x * SPLIT_CHUNK, base = (size_t)blockIdx.y * cols + c0;
-  int n = cols - (int)c0 < SPLIT_CHUNK ? cols - (int)c0 : SPLIT_CHUNK;
+__global__ void __launch_bounds__(1024) softmax_rows_write(const float *__restrict__ x, float *__restrict__ y,
+                                                           const float2 *__restrict__ partial, int cols) {
+  size_t c0 = (size_t)blockIdx.x * SPLIT_CHUNK(V), base = (size_t)blockIdx.y * cols + c0;
+  int n = cols - (int)c0 < SPLIT_CHUNK(V) ? cols - (int)c0 : SPLIT_CHUNK(V);
   float v[K * V];
   load_part<K, V>(x + base, n, v); // in flight while the pairs are merged
   const float2 *p = partial + (size_t)blockIdx.y * gridDim.x;

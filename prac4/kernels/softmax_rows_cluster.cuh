@@ -21,8 +21,8 @@ __global__ void __launch_bounds__(1024)
   cg::cluster_group cluster = cg::this_cluster();
   __shared__ float2 pair; // this block's (max, sum), read by the whole cluster
   int rank = (int)cluster.block_rank(), blocks = (int)cluster.num_blocks();
-  size_t c0 = (size_t)rank * SPLIT_CHUNK, base = (size_t)blockIdx.y * cols + c0;
-  int n = cols - (int)c0 < SPLIT_CHUNK ? cols - (int)c0 : SPLIT_CHUNK;
+  size_t c0 = (size_t)rank * SPLIT_CHUNK(V), base = (size_t)blockIdx.y * cols + c0;
+  int n = cols - (int)c0 < SPLIT_CHUNK(V) ? cols - (int)c0 : SPLIT_CHUNK(V);
   float v[K * V];
   load_part<K, V>(x + base, n, v);
   float2 ms = block_stats<K, V>(v);
