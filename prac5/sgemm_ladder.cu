@@ -302,7 +302,7 @@ static int run_shapes_table(int seed, int reps) {
              flops / (ms8 * 1e-3) / 1e12, pct8, 100.0 * ms0 / ms7, plan);
     for (char *q = extra; *q; q++)
       if (*q == ' ' && q > strstr(extra, "plan=")) *q = '_';
-    print_bench("5", "sgemm_k8_shapes", size, reps, ms8, -1.0, NULL, extra);
+    print_bench("5", "sgemm_shapes_k8", size, reps, ms8, -1.0, NULL, extra);
     logsum += log(pct8 / 100.0);
     if (worst < 0 || pct8 < worst_pct) worst = i, worst_pct = pct8;
     problem_free(&p);

@@ -171,11 +171,15 @@ __global__ void sgemm_split_sum(const float *__restrict__ W, float *__restrict__
     }
 }
 
-// B (N x K) into rows of ldb >= K floats, zeros after column K: rows that start on 16-byte boundaries
+// B (N x K) into rows of ldb >= K floats (ldb % 4 == 0), zeros after column K: rows that start on 16-byte
+// boundaries. Each thread writes 16 bytes, from 4 floats read one at a time (B's rows are not aligned)
 __global__ void sgemm_pad_rows(const float *__restrict__ B, float *__restrict__ P, int N, int K, int ldb) {
   for (int row = blockIdx.y; row < N; row += gridDim.y)
-    for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < ldb; c += gridDim.x * blockDim.x)
-      P[(size_t)row * ldb + c] = c < K ? B[(size_t)row * K + c] : 0.0f;
+    for (int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x); c < ldb; c += 4 * gridDim.x * blockDim.x) {
+      const float *b = B + (size_t)row * K + c;
+      float4 v = make_float4(b[0], c + 1 < K ? b[1] : 0.0f, c + 2 < K ? b[2] : 0.0f, c + 3 < K ? b[3] : 0.0f);
+      *reinterpret_cast<float4 *>(P + (size_t)row * ldb + c) = v; // c < ldb and K > ldb - 4: b[0] is in B
+    }
 }
 
 // ---- the configurations ------------------------------------------------------------------------------------
@@ -286,9 +290,8 @@ static void s8_teardown(void) {
   s8_work_bytes = s8_bpad_bytes = 0;
 }
 
-// grows a workspace to `bytes`; the first call of a size (the check, before any timing) allocates. Zeroed
-// once: the padding columns of B's copy, which no copy writes, are read by the 16-byte copies (and multiply
-// into columns of C past K, which are never stored)
+// grows a workspace to `bytes`; the first call of a size (the check, before any timing) allocates (and zeroes:
+// every kernel here writes all it reads, but a workspace never holds leftovers, whatever changes)
 static void s8_grow(float **p, size_t *have, size_t bytes) {
   if (bytes <= *have) return;
   if (*p) checkCudaErrors(cudaFree(*p));
@@ -308,7 +311,7 @@ static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float 
     s8_grow(&s8_bpad, &s8_bpad_bytes, (size_t)N * ldb * sizeof(float));
     int dev;
     checkCudaErrors(cudaGetDevice(&dev));
-    int most = 8 * device_limits(dev)->sms, bx = ceil_div(ldb, 256);
+    int most = 8 * device_limits(dev)->sms, bx = ceil_div(ldb / 4, 256);
     if (bx > most) bx = most;
     dim3 grid(bx, N < most / bx ? N : (most / bx > 0 ? most / bx : 1));
     sgemm_pad_rows<<<grid, 256>>>(B, s8_bpad, N, K, ldb);
