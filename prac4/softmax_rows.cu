@@ -184,11 +184,13 @@ static void run_rows(void *arg) {
   rows_args *a = (rows_args *)arg;
   const rows_plan *p = &a->plan;
   if (p->method == METHOD_WARP) {
-    WARP_CASE(1, 1, 4)
-    WARP_CASE(1, 2, 4) WARP_CASE(2, 2, 4) WARP_CASE(4, 2, 4) WARP_CASE(8, 2, 4) WARP_CASE(16, 2, 4) WARP_CASE(32, 2, 4)
-        WARP_CASE(32, 4, 4) WARP_CASE(32, 8, 4) WARP_CASE(32, 1, 1) WARP_CASE(32, 2, 1) WARP_CASE(32, 4, 1)
-            WARP_CASE(32, 8, 1) WARP_CASE(32, 16, 1) WARP_CASE(32, 32, 1)
-                exit(result_fail("no warp kernel for %d lanes x %d x %d", p->lanes, p->k, p->v));
+    // clang-format off
+    WARP_CASE(1, 1, 4) WARP_CASE(1, 2, 4) WARP_CASE(2, 2, 4) WARP_CASE(4, 2, 4) WARP_CASE(8, 2, 4)
+    WARP_CASE(16, 2, 4) WARP_CASE(32, 2, 4) WARP_CASE(32, 4, 4) WARP_CASE(32, 8, 4)
+    WARP_CASE(32, 1, 1) WARP_CASE(32, 2, 1) WARP_CASE(32, 4, 1) WARP_CASE(32, 8, 1) WARP_CASE(32, 16, 1)
+    WARP_CASE(32, 32, 1)
+    // clang-format on
+    exit(result_fail("no warp kernel for %d lanes x %d x %d", p->lanes, p->k, p->v));
   }
   if (p->method == METHOD_BLOCK) {
     if (p->v == 4)
