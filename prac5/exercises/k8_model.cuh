@@ -7,8 +7,7 @@
  * whatever the shape, and ./exercises/sgemm_ladder -kernel=8 ends RESULT: FAIL (exercise not done: ...)
  * with the shapes where its pick differs from the finished model's. -tune shows the measured times.
  */
-static double s8_estimate_us(const s8_config *c, int resident_max, int split, int M, int N, int K,
-                             const s8_gpu *g) {
+static double s8_estimate_us(const s8_config *c, int resident_max, int split, int M, int N, int K, const s8_gpu *g) {
   // TODO(step 8): the blocks: (tiles of C: M / c->bm times K / c->bn, each rounded up) x split, and
   // ktiles, the 16-deep tiles of N (rounded up) that one slice multiplies (rounded up over the slices)
   // TODO(step 8): the waves: the busiest SM gets ceil(blocks / g->sms) of them and runs `resident` at once

@@ -9,8 +9,7 @@
  *  - every block first fills its pipeline (a memory latency) before the first multiply-add;
  *  - split-K writes split partial products and reads them back: (2 split + 1) M K 4 bytes more, and a launch.
  */
-static double s8_estimate_us(const s8_config *c, int resident_max, int split, int M, int N, int K,
-                             const s8_gpu *g) {
+static double s8_estimate_us(const s8_config *c, int resident_max, int split, int M, int N, int K, const s8_gpu *g) {
   double blocks = (double)ceil_div(M, c->bm) * ceil_div(K, c->bn) * split;
   double ktiles = ceil_div(ceil_div(N, S8_BK), split); // 16-deep tiles of N a block multiplies
   double per_sm = ceil(blocks / g->sms);               // the busiest SM's blocks

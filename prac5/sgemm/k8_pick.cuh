@@ -1,8 +1,81 @@
 /*
- * sgemm/k8_pick.cuh -- kernel 8's choice: every plan (configuration, split of N) that this GPU can run, its
- * time by the model of sgemm/k8_model.cuh, and the fastest; and run_shapes, kernel 8's solve(), which runs
+ * sgemm/k8_pick.cuh -- kernel 8's choice: what each configuration gets on this GPU (stages, blocks a SM),
+ * every plan (configuration, split of N) it can run, its time by the model of sgemm/k8_model.cuh, and the
+ * fastest; the workspaces and s8_run_plan, which runs a plan; and run_shapes, kernel 8's solve(), which runs
  * the plan chosen for its shape (chosen once a shape, kept for the calls that follow).
  */
+
+// the stages configuration c gets on this GPU: 4, or 2 where 4 do not fit in a block's shared memory, or 0
+static int s8_stages(int c, const gpu_limits *g) {
+  const s8_config *k = &s8_configs[c];
+  if (s8_smem_bytes(k->bm, k->bn, 4) <= g->smem_block_optin) return 4;
+  if (c == 0 && s8_smem_bytes(k->bm, k->bn, 2) <= g->smem_block_optin) return 2; // only 128x128 needs a 2
+  return 0;
+}
+
+// blocks of configuration c a SM holds at once on this GPU (its limits, the kernel's registers)
+static int s8_blocks_per_sm(int c, int stages, const gpu_limits *g) {
+  s8_plan p = {c, 1, stages};
+  int regs = s8_dispatch(&p, NULL, NULL, NULL, 0, 0, 0, 0, 0, true);
+  const s8_config *k = &s8_configs[c];
+  return gpu_blocks_per_sm(g, k->threads, regs, s8_smem_bytes(k->bm, k->bn, stages));
+}
+
+// the workspaces, kept between calls and grown when a call needs more: split-K's slices of C, and B with its
+// rows padded to a multiple of 4 floats
+static float *s8_work = NULL, *s8_bpad = NULL;
+static size_t s8_work_bytes = 0, s8_bpad_bytes = 0;
+static void s8_teardown(void) {
+  if (s8_work) checkCudaErrors(cudaFree(s8_work));
+  if (s8_bpad) checkCudaErrors(cudaFree(s8_bpad));
+  s8_work = s8_bpad = NULL;
+  s8_work_bytes = s8_bpad_bytes = 0;
+}
+
+// grows a workspace to `bytes`; the first call of a size (the check, before any timing) allocates (and zeroes:
+// every kernel here writes all it reads, but a workspace never holds leftovers, whatever changes)
+static void s8_grow(float **p, size_t *have, size_t bytes) {
+  if (bytes <= *have) return;
+  if (*p) checkCudaErrors(cudaFree(*p));
+  checkCudaErrors(cudaMalloc((void **)p, bytes));
+  checkCudaErrors(cudaMemset(*p, 0, bytes));
+  *have = bytes;
+}
+
+// runs a plan: one launch, or with split > 1 the slices into the workspace and the ordered sum into C.
+// B's tiles are copied 16 bytes at a time when its rows start on 16-byte boundaries (K a multiple of 4);
+// otherwise B is first copied into rows padded to a multiple of 4 floats (sgemm_pad_rows: N K 8 bytes of
+// traffic and a launch, a few microseconds at 1000 x 1001 x 999, where 4-byte copies of B cost 25 %)
+static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float *C, int M, int N, int K) {
+  int ldb = K;
+  if (!rows_aligned16(B, K)) {
+    ldb = (K + 3) / 4 * 4;
+    s8_grow(&s8_bpad, &s8_bpad_bytes, (size_t)N * ldb * sizeof(float));
+    int dev;
+    checkCudaErrors(cudaGetDevice(&dev));
+    int most = 8 * device_limits(dev)->sms, bx = ceil_div(ldb / 4, 256);
+    if (bx > most) bx = most;
+    dim3 grid(bx, N < most / bx ? N : (most / bx > 0 ? most / bx : 1));
+    sgemm_pad_rows<<<grid, 256>>>(B, s8_bpad, N, K, ldb);
+    getLastCudaError("sgemm_pad_rows execution failed");
+    B = s8_bpad;
+  }
+  bool cvec = rows_aligned16(C, K);
+  if (p->split == 1) {
+    s8_dispatch(p, A, B, C, M, N, K, ldb, K, cvec);
+    return;
+  }
+  // the slices' rows are ldb floats (K rounded up to a multiple of 4): 16-byte stores and loads throughout
+  s8_grow(&s8_work, &s8_work_bytes, (size_t)p->split * M * ldb * sizeof(float));
+  s8_dispatch(p, A, B, s8_work, M, N, K, ldb, ldb, true);
+  int dev;
+  checkCudaErrors(cudaGetDevice(&dev));
+  int most = 8 * device_limits(dev)->sms, bx = ceil_div(ceil_div(K, 4), 256);
+  if (bx > most) bx = most;
+  dim3 grid(bx, M < most / bx ? M : (most / bx > 0 ? most / bx : 1));
+  sgemm_split_sum<<<grid, 256>>>(s8_work, C, M, K, ldb, p->split, cvec);
+  getLastCudaError("sgemm_split_sum execution failed");
+}
 
 #ifndef S8_MODEL
 #define S8_MODEL "k8_model.cuh"
@@ -30,7 +103,7 @@ static const s8_gpu *s8_gpu_get(void) {
   // every plan's arithmetic is overrated alike, only split-K's extra bytes look cheaper than they are)
   g.flops_sm_us = 128.0 * 2.0 * clock_khz * 1e-3;
   g.bytes_us = 2.0 * mem_khz * 1e-3 * (bus_bits / 8.0); // double data rate
-  if (g.bytes_us <= 0.0) g.bytes_us = 1e5;               // a driver that reports no memory clock: 100 GB/s
+  if (g.bytes_us <= 0.0) g.bytes_us = 1e5;              // a driver that reports no memory clock: 100 GB/s
   g.fill_us = 0.5;
   g.launch_us = 3.2;
   g.work_max = lim->mem_bytes / 16;

@@ -18,13 +18,14 @@
 #define S8_BK 16 // depth of a tile along N, as kernel 7
 
 // what each configuration's template parameters imply
-template <int BM, int BN, int WM, int WN> struct s8_shape {
+template <int BM, int BN, int WM, int WN>
+struct s8_shape {
   static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * (BN / WN);
   static constexpr int RG = WM / 32, CG = WN / 16; // a lane's groups of 4 rows (32 apart) and 4 columns (16 apart)
-  static constexpr int LDA = BM + 4; // As rows padded, as kernel 7: the transposing copies hit 32 banks
-  static constexpr int A_ROWS = THREADS / 8, A_PASSES = BM / A_ROWS;            // A: 8 threads a row of 16
+  static constexpr int LDA = BM + 4;               // As rows padded, as kernel 7: the transposing copies hit 32 banks
+  static constexpr int A_ROWS = THREADS / 8, A_PASSES = BM / A_ROWS; // A: 8 threads a row of 16
   static constexpr int B_COLS4 = BN / 4, B_ROWS = THREADS / B_COLS4, B_PASSES = S8_BK / B_ROWS; // B: 16 bytes each
-  static constexpr int AS = S8_BK * LDA, BS = S8_BK * BN; // floats a stage
+  static constexpr int AS = S8_BK * LDA, BS = S8_BK * BN;                                       // floats a stage
   static_assert(WM % 32 == 0 && WN % 16 == 0 && BM % WM == 0 && BN % WN == 0, "warp tiles of 32k x 16k");
   static_assert(BM % A_ROWS == 0 && A_PASSES <= 32, "A's tile: whole passes of THREADS / 8 rows");
   static_assert(THREADS % B_COLS4 == 0 && S8_BK % B_ROWS == 0, "B's tile: whole passes of rows");
@@ -38,8 +39,8 @@ __device__ __forceinline__ float f4_at(const float4 &v, int j) {
 // C (or slice blockIdx.z of the workspace, with split-K) = the tiles t0 .. t0 + tps - 1 of N of A B
 template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
 __global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, MINB)
-    sgemm_shapes(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
-                 int K, int ldb, int ldc, int tps, bool cvec) {
+    sgemm_shapes(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K,
+                 int ldb, int ldc, int tps, bool cvec) {
   using S = s8_shape<BM, BN, WM, WN>;
   extern __shared__ __align__(16) float smem[];
   float *As = smem, *Bs = smem + STAGES * S::AS;
@@ -184,10 +185,10 @@ __global__ void sgemm_pad_rows(const float *__restrict__ B, float *__restrict__ 
 
 // ---- the configurations ------------------------------------------------------------------------------------
 typedef struct {
-  const char *name;      // "128x64": BM x BN
-  int bm, bn, threads;   // block tile and threads
-  int minb;              // __launch_bounds__' blocks a SM (so the registers a thread may use)
-  double efficiency;     // the fraction of the FP32 lanes' peak its multiply-adds reach on a full SM
+  const char *name;    // "128x64": BM x BN
+  int bm, bn, threads; // block tile and threads
+  int minb;            // __launch_bounds__' blocks a SM (so the registers a thread may use)
+  double efficiency;   // the fraction of the FP32 lanes' peak its multiply-adds reach on a full SM
 } s8_config;
 
 #define S8_NCONFIGS 4
@@ -222,7 +223,8 @@ typedef struct {
 } s8_plan;
 
 // a kernel's attributes (registers a thread), once for each template instance
-template <int BM, int BN, int WM, int WN, int STAGES, int MINB> static int s8_regs(void) {
+template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
+static int s8_regs(void) {
   static int regs = -1;
   if (regs < 0) {
     cudaFuncAttributes a;
@@ -255,82 +257,14 @@ static int s8_launch(const float *A, const float *B, float *out, int M, int N, i
 static int s8_dispatch(const s8_plan *p, const float *A, const float *B, float *out, int M, int N, int K, int ldb,
                        int ldc, bool cvec) {
   switch (p->config) {
-  case 0: return p->stages == 4 ? s8_launch<128, 128, 64, 32, 4, 2>(A, B, out, M, N, K, ldb, ldc, p->split, cvec)
-                                : s8_launch<128, 128, 64, 32, 2, 2>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
-  case 1: return s8_launch<128, 64, 64, 32, 4, 3>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
-  case 2: return s8_launch<64, 128, 64, 32, 4, 3>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
-  default: return s8_launch<64, 64, 32, 32, 4, 4>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
+  case 0:
+    return p->stages == 4 ? s8_launch<128, 128, 64, 32, 4, 2>(A, B, out, M, N, K, ldb, ldc, p->split, cvec)
+                          : s8_launch<128, 128, 64, 32, 2, 2>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
+  case 1:
+    return s8_launch<128, 64, 64, 32, 4, 3>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
+  case 2:
+    return s8_launch<64, 128, 64, 32, 4, 3>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
+  default:
+    return s8_launch<64, 64, 32, 32, 4, 4>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
   }
-}
-
-// the stages configuration c gets on this GPU: 4, or 2 where 4 do not fit in a block's shared memory, or 0
-static int s8_stages(int c, const gpu_limits *g) {
-  const s8_config *k = &s8_configs[c];
-  if (s8_smem_bytes(k->bm, k->bn, 4) <= g->smem_block_optin) return 4;
-  if (c == 0 && s8_smem_bytes(k->bm, k->bn, 2) <= g->smem_block_optin) return 2; // only 128x128 needs a 2
-  return 0;
-}
-
-// blocks of configuration c a SM holds at once on this GPU (its limits, the kernel's registers)
-static int s8_blocks_per_sm(int c, int stages, const gpu_limits *g) {
-  s8_plan p = {c, 1, stages};
-  int regs = s8_dispatch(&p, NULL, NULL, NULL, 0, 0, 0, 0, 0, true);
-  const s8_config *k = &s8_configs[c];
-  return gpu_blocks_per_sm(g, k->threads, regs, s8_smem_bytes(k->bm, k->bn, stages));
-}
-
-// the workspaces, kept between calls and grown when a call needs more: split-K's slices of C, and B with its
-// rows padded to a multiple of 4 floats
-static float *s8_work = NULL, *s8_bpad = NULL;
-static size_t s8_work_bytes = 0, s8_bpad_bytes = 0;
-static void s8_teardown(void) {
-  if (s8_work) checkCudaErrors(cudaFree(s8_work));
-  if (s8_bpad) checkCudaErrors(cudaFree(s8_bpad));
-  s8_work = s8_bpad = NULL;
-  s8_work_bytes = s8_bpad_bytes = 0;
-}
-
-// grows a workspace to `bytes`; the first call of a size (the check, before any timing) allocates (and zeroes:
-// every kernel here writes all it reads, but a workspace never holds leftovers, whatever changes)
-static void s8_grow(float **p, size_t *have, size_t bytes) {
-  if (bytes <= *have) return;
-  if (*p) checkCudaErrors(cudaFree(*p));
-  checkCudaErrors(cudaMalloc((void **)p, bytes));
-  checkCudaErrors(cudaMemset(*p, 0, bytes));
-  *have = bytes;
-}
-
-// runs a plan: one launch, or with split > 1 the slices into the workspace and the ordered sum into C.
-// B's tiles are copied 16 bytes at a time when its rows start on 16-byte boundaries (K a multiple of 4);
-// otherwise B is first copied into rows padded to a multiple of 4 floats (sgemm_pad_rows: N K 8 bytes of
-// traffic and a launch, a few microseconds at 1000 x 1001 x 999, where 4-byte copies of B cost 25 %)
-static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float *C, int M, int N, int K) {
-  int ldb = K;
-  if (!rows_aligned16(B, K)) {
-    ldb = (K + 3) / 4 * 4;
-    s8_grow(&s8_bpad, &s8_bpad_bytes, (size_t)N * ldb * sizeof(float));
-    int dev;
-    checkCudaErrors(cudaGetDevice(&dev));
-    int most = 8 * device_limits(dev)->sms, bx = ceil_div(ldb / 4, 256);
-    if (bx > most) bx = most;
-    dim3 grid(bx, N < most / bx ? N : (most / bx > 0 ? most / bx : 1));
-    sgemm_pad_rows<<<grid, 256>>>(B, s8_bpad, N, K, ldb);
-    getLastCudaError("sgemm_pad_rows execution failed");
-    B = s8_bpad;
-  }
-  bool cvec = rows_aligned16(C, K);
-  if (p->split == 1) {
-    s8_dispatch(p, A, B, C, M, N, K, ldb, K, cvec);
-    return;
-  }
-  // the slices' rows are ldb floats (K rounded up to a multiple of 4): 16-byte stores and loads throughout
-  s8_grow(&s8_work, &s8_work_bytes, (size_t)p->split * M * ldb * sizeof(float));
-  s8_dispatch(p, A, B, s8_work, M, N, K, ldb, ldb, true);
-  int dev;
-  checkCudaErrors(cudaGetDevice(&dev));
-  int most = 8 * device_limits(dev)->sms, bx = ceil_div(ceil_div(K, 4), 256);
-  if (bx > most) bx = most;
-  dim3 grid(bx, M < most / bx ? M : (most / bx > 0 ? most / bx : 1));
-  sgemm_split_sum<<<grid, 256>>>(s8_work, C, M, K, ldb, p->split, cvec);
-  getLastCudaError("sgemm_split_sum execution failed");
 }
