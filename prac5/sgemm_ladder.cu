@@ -137,6 +137,9 @@ int main(int argc, char **argv) {
     args_fail("-plan=%s: not CONFIG/SPLIT with CONFIG one of 128x128, 128x64, 64x128, 64x64 and SPLIT 1 to %d",
               plan_word, S8_MAX_SPLIT);
   if (plan_word && (shapes || tune)) args_fail("-plan is for one run of kernel 8 (or -bench), not -shapes or -tune");
+  if (plan_word && !s8_split_fits(M, K, s8_forced.split, (size_t)-1))
+    args_fail("-plan=%s: a slice of split-K's workspace, %d x %d, is more than 2^31 - 1 elements", plan_word, M,
+              (K + 3) / 4 * 4);
   int user_sized = args_given(argc, argv, "M") || args_given(argc, argv, "N") || args_given(argc, argv, "K");
 
   int dev = findCudaDevice(argc, argv);
@@ -152,10 +155,12 @@ int main(int argc, char **argv) {
   if (shapes) {
     ok = run_shapes_table(seed, reps);
   } else {
-    // kernel 8 pads B's rows to a multiple of 4 floats when K is not one (sgemm/k8_shapes.cuh): room for that too
-    size_t padded = K % 4 ? (size_t)N * ((K + 3) / 4 * 4) : 0;
-    device_memory_check(((size_t)M * N + (size_t)N * K + (size_t)M * K + padded) * sizeof(float),
-                        K % 4 ? "A, B, C and B padded" : "A, B and C", user_sized);
+    // kernel 8 pads B's rows to a multiple of 4 floats when K is not one (sgemm/k8_shapes.cuh), and -plan's
+    // split-K needs its workspace (kernel 8's own picks keep theirs under a sixteenth of the GPU's memory)
+    size_t padded = K % 4 ? (size_t)N * ((K + 3) / 4 * 4) : 0, work = 0;
+    if (s8_forced.config >= 0 && s8_forced.split > 1) work = (size_t)s8_forced.split * M * ((K + 3) / 4 * 4);
+    device_memory_check(((size_t)M * N + (size_t)N * K + (size_t)M * K + padded + work) * sizeof(float),
+                        K % 4 || work ? "A, B, C and kernel 8's workspaces" : "A, B and C", user_sized);
     sgemm_problem p;
     problem_setup(&p, M, N, K, seed, !bench && !tune && kernel == 0, 0);
     ok = p.cublas_ok;
@@ -190,10 +195,12 @@ int main(int argc, char **argv) {
     }
     problem_free(&p);
   }
+  int picks_ok = 1;
 #ifdef EXERCISE
-  if (kernel == 8 || tune) ok = exercise_model_check(M, N, K) && ok;
+  if (kernel == 8 || tune) picks_ok = exercise_model_check(M, N, K);
 #endif
   s8_teardown();
   cublas_teardown();
-  return result_check(ok, "a kernel's C is outside its tolerance (see above)");
+  if (!ok) return result_check(ok, "a kernel's C is outside its tolerance (see above)");
+  return result_check(picks_ok, "kernel 8's cost model picks other plans than the finished one's (see above)");
 }

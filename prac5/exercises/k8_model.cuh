@@ -3,7 +3,7 @@
  * ../sgemm/k8_model.cuh.) sgemm/k8_pick.cuh calls it for every plan this GPU can run -- a configuration c
  * (a block of c->bm x c->bn outputs, c->threads threads, at most resident_max blocks a SM at once) and a
  * split of the inner length N into `split` slices -- and runs the plan with the least estimated time.
- * Until the TODOs are filled in, every plan costs the same, kernel 8 takes the first (128x256, no split)
+ * Until the TODOs are filled in, every plan costs the same, kernel 8 takes the first (128x128, no split)
  * whatever the shape, and ./exercises/sgemm_ladder -kernel=8 ends RESULT: FAIL (exercise not done: ...)
  * with the shapes where its pick differs from the finished model's. -tune shows the measured times.
  */

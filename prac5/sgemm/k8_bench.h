@@ -89,7 +89,7 @@ static int exercise_model_check(int M, int N, int K) {
     for (int c = 0; c < S8_NCONFIGS; c++) {
       if (!g->stages[c] || !g->resident[c]) continue;
       for (int split = 1; split <= S8_MAX_SPLIT && split <= ceil_div(n, S8_BK); split++) {
-        if (split > 1 && (size_t)split * m * k * sizeof(float) > g->work_max) break;
+        if (!s8_split_fits(m, k, split, g->work_max)) break;
         double t = s8_estimate_us_answer(&s8_configs[c], g->resident[c], split, m, n, k, g);
         if (answer.config < 0 || t < tbest) answer.config = c, answer.split = split, tbest = t;
       }
@@ -120,9 +120,9 @@ static int run_tune(sgemm_problem *p, int reps) {
          p->K, g->sms, reps);
   printf("  %-8s %5s %8s %9s %9s\n", "config", "split", "blocks", "ms", "model ms");
   for (int c = 0; c < S8_NCONFIGS; c++) {
-    if (!g->stages[c]) continue;
+    if (!g->stages[c] || !g->resident[c]) continue;
     for (int split = 1; split <= S8_MAX_SPLIT && split <= ceil_div(p->N, S8_BK); split++) {
-      if (split > 1 && (size_t)split * p->M * p->K * sizeof(float) > g->work_max) break;
+      if (!s8_split_fits(p->M, p->K, split, g->work_max)) break;
       s8_plan pl = {c, split, g->stages[c]};
       // checked like every kernel: a plan that is wrong must not win
       checkCudaErrors(cudaMemset(p->d_C, 0xff, (size_t)p->M * p->K * sizeof(float)));

@@ -32,13 +32,13 @@ static void s8_teardown(void) {
   s8_work_bytes = s8_bpad_bytes = 0;
 }
 
-// grows a workspace to `bytes`; the first call of a size (the check, before any timing) allocates (and zeroes:
-// every kernel here writes all it reads, but a workspace never holds leftovers, whatever changes)
+// grows a workspace to `bytes`; the first call of a size (the check, before any timing) allocates, and poisons
+// it: every kernel here writes all it reads, and one that did not would read NaN
 static void s8_grow(float **p, size_t *have, size_t bytes) {
   if (bytes <= *have) return;
   if (*p) checkCudaErrors(cudaFree(*p));
   checkCudaErrors(cudaMalloc((void **)p, bytes));
-  checkCudaErrors(cudaMemset(*p, 0, bytes));
+  checkCudaErrors(cudaMemset(*p, 0xff, bytes)); // NaN: a slice a kernel forgot to write cannot pass
   *have = bytes;
 }
 
@@ -84,6 +84,13 @@ static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float 
 
 #define S8_MAX_SPLIT 16
 
+// whether split-K's workspace for M x K in `split` slices may be had: a slice's elements M x ldb (K rounded up
+// to a multiple of 4) index in an int (sgemm.h's store4), and all the slices fit in `most` bytes
+static int s8_split_fits(int M, int K, int split, size_t most) {
+  size_t slice = (size_t)M * ((K + 3) / 4 * 4);
+  return split == 1 || (slice <= 2147483647u && split * slice * sizeof(float) <= most);
+}
+
 static const s8_gpu *s8_gpu_get(void) {
   static s8_gpu g;
   static int done = 0;
@@ -100,8 +107,9 @@ static const s8_gpu *s8_gpu_get(void) {
     g.resident[c] = g.stages[c] ? s8_blocks_per_sm(c, g.stages[c], lim) : 0;
   }
   // 128 FP32 lanes a SM from Ampere's GA10x on (an A100's or a T4's 64 make their peak look twice as high:
-  // every plan's arithmetic is overrated alike, only split-K's extra bytes look cheaper than they are)
-  g.flops_sm_us = 128.0 * 2.0 * clock_khz * 1e-3;
+  // every plan's arithmetic is underrated alike, so split-K's bytes, the fill and the launch weigh more than
+  // they should there, and the model splits less). A driver that reports no clock: 1.5 GHz
+  g.flops_sm_us = 128.0 * 2.0 * (clock_khz > 0 ? clock_khz : 1500000) * 1e-3;
   g.bytes_us = 2.0 * mem_khz * 1e-3 * (bus_bits / 8.0); // double data rate
   if (g.bytes_us <= 0.0) g.bytes_us = 1e5;              // a driver that reports no memory clock: 100 GB/s
   g.fill_us = 0.5;
@@ -120,7 +128,7 @@ static s8_plan s8_pick(int M, int N, int K, double *est) {
   for (int c = 0; c < S8_NCONFIGS; c++) {
     if (!g->stages[c] || !g->resident[c]) continue;
     for (int split = 1; split <= S8_MAX_SPLIT && split <= ntiles; split++) {
-      if (split > 1 && (size_t)split * M * K * sizeof(float) > g->work_max) break;
+      if (!s8_split_fits(M, K, split, g->work_max)) break;
       double t = s8_estimate_us(&s8_configs[c], g->resident[c], split, M, N, K, g);
       if (best.config < 0 || t < tbest) {
         best.config = c, best.split = split, best.stages = g->stages[c];

@@ -41,13 +41,13 @@ __device__ __forceinline__ float f4_at(const float4 &v, int j) {
 // spill at two blocks a SM: there it is built for one. (A Turing GPU never runs it, its 66.5 KB of shared memory
 // being more than a block may have there; a newer GPU running PTX built for 7.5 does.)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#define S8_MINB(stages, minb) ((stages) > 2 ? 1 : (minb))
+#define S8_MINB(bm, bn, stages, minb) ((bm) * (bn) >= 128 * 128 && (stages) > 2 ? 1 : (minb))
 #else
-#define S8_MINB(stages, minb) (minb)
+#define S8_MINB(bm, bn, stages, minb) (minb)
 #endif
 
 template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
-__global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, S8_MINB(STAGES, MINB))
+__global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, S8_MINB(BM, BN, STAGES, MINB))
     sgemm_shapes(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K,
                  int ldb, int ldc, int tps, bool cvec) {
   using S = s8_shape<BM, BN, WM, WN>;
