@@ -80,20 +80,10 @@ static void s8_tune_run(void *q) {
 // step 8's exercise: the learner's model (exercises/k8_model.cuh) must pick what the finished one picks, at
 // this run's shape and at every shape of -shapes' table, on this GPU
 static int exercise_model_check(int M, int N, int K) {
-  const s8_gpu *g = s8_gpu_get();
   int same = 0, total = 0;
   for (int i = -1; i < NSHAPES; i++) {
     int m = i < 0 ? M : shape_table[i][0], n = i < 0 ? N : shape_table[i][1], k = i < 0 ? K : shape_table[i][2];
-    s8_plan mine = s8_pick(m, n, k, NULL), answer = {-1, 1, 0};
-    double tbest = 0.0;
-    for (int c = 0; c < S8_NCONFIGS; c++) {
-      if (!g->stages[c] || !g->resident[c]) continue;
-      for (int split = 1; split <= S8_MAX_SPLIT && split <= ceil_div(n, S8_BK); split++) {
-        if (!s8_split_fits(m, k, split, g->work_max)) break;
-        double t = s8_estimate_us_answer(&s8_configs[c], g->resident[c], split, m, n, k, g);
-        if (answer.config < 0 || t < tbest) answer.config = c, answer.split = split, tbest = t;
-      }
-    }
+    s8_plan mine = s8_pick(m, n, k, NULL), answer = s8_pick_by(s8_estimate_us_answer, m, n, k, NULL);
     total++;
     if (mine.config == answer.config && mine.split == answer.split) {
       same++;
@@ -119,28 +109,27 @@ static int run_tune(sgemm_problem *p, int reps) {
   printf("\nkernel 8's plans at %d x %d x %d (%d SMs): time, median of %d, and the model's estimate\n", p->M, p->N,
          p->K, g->sms, reps);
   printf("  %-8s %5s %8s %9s %9s\n", "config", "split", "blocks", "ms", "model ms");
-  for (int c = 0; c < S8_NCONFIGS; c++) {
-    if (!g->stages[c] || !g->resident[c]) continue;
-    for (int split = 1; split <= S8_MAX_SPLIT && split <= ceil_div(p->N, S8_BK); split++) {
-      if (!s8_split_fits(p->M, p->K, split, g->work_max)) break;
-      s8_plan pl = {c, split, g->stages[c]};
-      // checked like every kernel: a plan that is wrong must not win
-      checkCudaErrors(cudaMemset(p->d_C, 0xff, (size_t)p->M * p->K * sizeof(float)));
-      s8_run_plan(&pl, p->d_A, p->d_B, p->d_C, p->M, p->N, p->K);
-      checkCudaErrors(cudaMemcpy(p->h_C, p->d_C, (size_t)p->M * p->K * sizeof(float), cudaMemcpyDeviceToHost));
-      gold_stats sc;
-      compare_float(p->h_C, p->h_ref, (size_t)p->M * p->K, p->o.tol_cublas, 0.0, &sc);
-      ok = ok && sc.nbad == 0;
-      s8_tune_call tc = {&pl, p};
-      double ms = time_median_ms(s8_tune_run, &tc, 2, reps);
-      double est = s8_estimate_us(&s8_configs[c], g->resident[c], split, p->M, p->N, p->K, g) * 1e-3;
-      int is_pick = c == pick.config && split == pick.split;
-      printf("  %-8s %5d %8d %9.4f %9.4f%s%s\n", s8_configs[c].name, split,
-             ceil_div(p->M, s8_configs[c].bm) * ceil_div(p->K, s8_configs[c].bn) * split, ms, est,
-             is_pick ? "  <- picked" : "", sc.nbad ? "  (FAILED its check)" : "");
-      if (ms_best < 0 || ms < ms_best) ms_best = ms, best = pl;
-      if (is_pick) ms_pick = ms;
-    }
+  s8_plan plans[S8_MAX_PLANS];
+  int nplans = s8_plans(p->M, p->N, p->K, plans);
+  for (int i = 0; i < nplans; i++) {
+    const s8_plan pl = plans[i];
+    int c = pl.config, split = pl.split;
+    // checked like every kernel: a plan that is wrong must not win
+    checkCudaErrors(cudaMemset(p->d_C, 0xff, (size_t)p->M * p->K * sizeof(float)));
+    s8_run_plan(&pl, p->d_A, p->d_B, p->d_C, p->M, p->N, p->K);
+    checkCudaErrors(cudaMemcpy(p->h_C, p->d_C, (size_t)p->M * p->K * sizeof(float), cudaMemcpyDeviceToHost));
+    gold_stats sc;
+    compare_float(p->h_C, p->h_ref, (size_t)p->M * p->K, p->o.tol_cublas, 0.0, &sc);
+    ok = ok && sc.nbad == 0;
+    s8_tune_call tc = {&pl, p};
+    double ms = time_median_ms(s8_tune_run, &tc, 2, reps);
+    double est = s8_estimate_us(&s8_configs[c], g->resident[c], split, p->M, p->N, p->K, g) * 1e-3;
+    int is_pick = c == pick.config && split == pick.split;
+    printf("  %-8s %5d %8d %9.4f %9.4f%s%s\n", s8_configs[c].name, split,
+           ceil_div(p->M, s8_configs[c].bm) * ceil_div(p->K, s8_configs[c].bn) * split, ms, est,
+           is_pick ? "  <- picked" : "", sc.nbad ? "  (FAILED its check)" : "");
+    if (ms_best < 0 || ms < ms_best) ms_best = ms, best = pl;
+    if (is_pick) ms_pick = ms;
   }
   char a[64], b[64];
   s8_describe(&pick, a, sizeof(a));

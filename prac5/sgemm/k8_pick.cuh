@@ -13,13 +13,22 @@ static int s8_stages(int c, const gpu_limits *g) {
   return 0;
 }
 
-// blocks of configuration c a SM holds at once on this GPU (its limits, the kernel's registers)
-static int s8_blocks_per_sm(int c, int stages, const gpu_limits *g) {
+// blocks of configuration c a SM holds at once on this GPU (s8_launch with M = 0 asks the occupancy API)
+static int s8_blocks_per_sm(int c, int stages) {
   s8_plan p = {c, 1, stages};
-  int regs = s8_dispatch(&p, NULL, NULL, NULL, 0, 0, 0, 0, 0, true);
-  const s8_config *k = &s8_configs[c];
-  return gpu_blocks_per_sm(g, k->threads, regs, s8_smem_bytes(k->bm, k->bn, stages));
+  return s8_dispatch(&p, NULL, NULL, NULL, 0, 0, 0, 0, 0, true);
 }
+
+// a grid of 256-thread blocks over rows x cols4 (4 floats a thread), at most 8 blocks a SM; rows beyond the
+// grid are taken by a loop (gridDim.y at most 65535)
+static dim3 s8_rows_grid(int cols4, int rows, int sms) {
+  int most = 8 * sms, bx = ceil_div(cols4, 256);
+  if (bx > most) bx = most;
+  int by = most / bx > 0 ? most / bx : 1;
+  return dim3(bx, rows < by ? rows : by);
+}
+
+static const s8_gpu *s8_gpu_get(void);
 
 // the workspaces, kept between calls and grown when a call needs more: split-K's slices of C, and B with its
 // rows padded to a multiple of 4 floats
@@ -51,12 +60,7 @@ static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float 
   if (!rows_aligned16(B, K)) {
     ldb = (K + 3) / 4 * 4;
     s8_grow(&s8_bpad, &s8_bpad_bytes, (size_t)N * ldb * sizeof(float));
-    int dev;
-    checkCudaErrors(cudaGetDevice(&dev));
-    int most = 8 * device_limits(dev)->sms, bx = ceil_div(ldb / 4, 256);
-    if (bx > most) bx = most;
-    dim3 grid(bx, N < most / bx ? N : (most / bx > 0 ? most / bx : 1));
-    sgemm_pad_rows<<<grid, 256>>>(B, s8_bpad, N, K, ldb);
+    sgemm_pad_rows<<<s8_rows_grid(ldb / 4, N, s8_gpu_get()->sms), 256>>>(B, s8_bpad, N, K, ldb);
     getLastCudaError("sgemm_pad_rows execution failed");
     B = s8_bpad;
   }
@@ -68,12 +72,7 @@ static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float 
   // the slices' rows are ldb floats (K rounded up to a multiple of 4): 16-byte stores and loads throughout
   s8_grow(&s8_work, &s8_work_bytes, (size_t)p->split * M * ldb * sizeof(float));
   s8_dispatch(p, A, B, s8_work, M, N, K, ldb, ldb, true);
-  int dev;
-  checkCudaErrors(cudaGetDevice(&dev));
-  int most = 8 * device_limits(dev)->sms, bx = ceil_div(ceil_div(K, 4), 256);
-  if (bx > most) bx = most;
-  dim3 grid(bx, M < most / bx ? M : (most / bx > 0 ? most / bx : 1));
-  sgemm_split_sum<<<grid, 256>>>(s8_work, C, M, K, ldb, p->split, cvec);
+  sgemm_split_sum<<<s8_rows_grid(ceil_div(K, 4), M, s8_gpu_get()->sms), 256>>>(s8_work, C, M, K, ldb, p->split, cvec);
   getLastCudaError("sgemm_split_sum execution failed");
 }
 
@@ -95,23 +94,21 @@ static const s8_gpu *s8_gpu_get(void) {
   static s8_gpu g;
   static int done = 0;
   if (done) return &g;
-  int dev, clock_khz = 0, mem_khz = 0, bus_bits = 0;
+  int dev, clock_khz = 0;
   checkCudaErrors(cudaGetDevice(&dev));
   const gpu_limits *lim = device_limits(dev);
   checkCudaErrors(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
-  checkCudaErrors(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
-  checkCudaErrors(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
   g.sms = lim->sms;
   for (int c = 0; c < S8_NCONFIGS; c++) {
     g.stages[c] = s8_stages(c, lim);
-    g.resident[c] = g.stages[c] ? s8_blocks_per_sm(c, g.stages[c], lim) : 0;
+    g.resident[c] = g.stages[c] ? s8_blocks_per_sm(c, g.stages[c]) : 0;
   }
   // 128 FP32 lanes a SM from Ampere's GA10x on (an A100's or a T4's 64 make their peak look twice as high:
   // every plan's arithmetic is underrated alike, so split-K's bytes, the fill and the launch weigh more than
   // they should there, and the model splits less). A driver that reports no clock: 1.5 GHz
   g.flops_sm_us = 128.0 * 2.0 * (clock_khz > 0 ? clock_khz : 1500000) * 1e-3;
-  g.bytes_us = 2.0 * mem_khz * 1e-3 * (bus_bits / 8.0); // double data rate
-  if (g.bytes_us <= 0.0) g.bytes_us = 1e5;              // a driver that reports no memory clock: 100 GB/s
+  g.bytes_us = peak_bandwidth_GBps(dev) * 1e3; // GB/s = 1000 bytes a microsecond
+  if (g.bytes_us <= 0.0) g.bytes_us = 1e5;     // a driver that reports no memory clock: 100 GB/s
   g.fill_us = 0.5;
   g.launch_us = 3.2;
   g.work_max = lim->mem_bytes / 16;
@@ -119,26 +116,39 @@ static const s8_gpu *s8_gpu_get(void) {
   return &g;
 }
 
-// the plan of least estimated time for M x N x K; *est gets its estimate (microseconds)
-static s8_plan s8_pick(int M, int N, int K, double *est) {
+// the plans this GPU can run for M x N x K, configuration by configuration, split by split; returns how many
+#define S8_MAX_PLANS (S8_NCONFIGS * S8_MAX_SPLIT)
+static int s8_plans(int M, int N, int K, s8_plan *out) {
   const s8_gpu *g = s8_gpu_get();
-  s8_plan best = {-1, 1, 0};
-  double tbest = 0.0;
-  int ntiles = ceil_div(N, S8_BK);
+  int n = 0;
   for (int c = 0; c < S8_NCONFIGS; c++) {
     if (!g->stages[c] || !g->resident[c]) continue;
-    for (int split = 1; split <= S8_MAX_SPLIT && split <= ntiles; split++) {
+    for (int split = 1; split <= S8_MAX_SPLIT && split <= ceil_div(N, S8_BK); split++) {
       if (!s8_split_fits(M, K, split, g->work_max)) break;
-      double t = s8_estimate_us(&s8_configs[c], g->resident[c], split, M, N, K, g);
-      if (best.config < 0 || t < tbest) {
-        best.config = c, best.split = split, best.stages = g->stages[c];
-        tbest = t;
-      }
+      s8_plan p = {c, split, g->stages[c]};
+      out[n++] = p;
     }
+  }
+  return n;
+}
+
+// the plan of least estimated time for M x N x K by `model`, the first of equals; *est gets its estimate (us)
+typedef double (*s8_model_fn)(const s8_config *, int, int, int, int, int, const s8_gpu *);
+static s8_plan s8_pick_by(s8_model_fn model, int M, int N, int K, double *est) {
+  const s8_gpu *g = s8_gpu_get();
+  s8_plan plans[S8_MAX_PLANS], best = {-1, 1, 0};
+  double tbest = 0.0;
+  int n = s8_plans(M, N, K, plans);
+  for (int i = 0; i < n; i++) {
+    double t = model(&s8_configs[plans[i].config], g->resident[plans[i].config], plans[i].split, M, N, K, g);
+    if (best.config < 0 || t < tbest) best = plans[i], tbest = t;
   }
   if (est) *est = tbest;
   return best;
 }
+
+// kernel 8's pick: by the model of sgemm/k8_model.cuh
+static s8_plan s8_pick(int M, int N, int K, double *est) { return s8_pick_by(s8_estimate_us, M, N, K, est); }
 
 static void s8_describe(const s8_plan *p, char *s, size_t n) {
   snprintf(s, n, "%s split %d", s8_configs[p->config].name, p->split);

@@ -231,19 +231,8 @@ typedef struct {
   int config, split, stages;
 } s8_plan;
 
-// a kernel's attributes (registers a thread), once for each template instance
-template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
-static int s8_regs(void) {
-  static int regs = -1;
-  if (regs < 0) {
-    cudaFuncAttributes a;
-    checkCudaErrors(cudaFuncGetAttributes(&a, sgemm_shapes<BM, BN, WM, WN, STAGES, MINB>));
-    regs = a.numRegs;
-  }
-  return regs;
-}
-
-// launches (or, with M = 0, only reports the registers of) one instance
+// launches one instance (or, with M = 0, launches nothing and says how many blocks of it a SM holds at once:
+// the runtime's occupancy, lowered to a GPU profile's by occupancy_blocks_per_sm, helper_cuda.h)
 template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
 static int s8_launch(const float *A, const float *B, float *out, int M, int N, int K, int ldb, int ldc, int split,
                      bool cvec) {
@@ -254,7 +243,11 @@ static int s8_launch(const float *A, const float *B, float *out, int M, int N, i
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     allowed = 1;
   }
-  if (M == 0) return s8_regs<BM, BN, WM, WN, STAGES, MINB>();
+  if (M == 0) {
+    int dev;
+    checkCudaErrors(cudaGetDevice(&dev));
+    return occupancy_blocks_per_sm(sgemm_shapes<BM, BN, WM, WN, STAGES, MINB>, dev, threads, smem);
+  }
   int ntiles = (N + S8_BK - 1) / S8_BK, tps = (ntiles + split - 1) / split;
   dim3 grid(ceil_div(K, BN), ceil_div(M, BM), split);
   sgemm_shapes<BM, BN, WM, WN, STAGES, MINB><<<grid, threads, smem>>>(A, B, out, M, N, K, ldb, ldc, tps, cvec);
