@@ -8,8 +8,12 @@
  *      shared memory (cp.async: all in flight at once), streams the rest -- what does not fit on chip --
  *      with a running (m, s) as in softmax_online_solve.cu, then replaces its on-chip values by
  *      exp(x - m_part) and adds them up (m_part the max of each part: a group of registers, shared memory);
- *   2. merges (m, s) over the block, writes the block's pair, and waits at grid.sync(); every block then
- *      merges all the blocks' pairs itself, in index order, so all get the same (m, s) bit for bit;
+ *   2. reduces (m, s) over the block (shuffles in each warp, then warp 0 over the warps), writes the block's
+ *      pair and waits at grid.sync(); warp 0 of every block then asks for all the blocks' pairs at once (one
+ *      round trip to L2), takes their max M and the sum of s exp(m - M) over them, in the same order in every
+ *      block, so all get the same (m, s) bit for bit, and hands (m, 1/s) to its warps in shared memory
+ *      (before: every thread read one pair, then two rounds of pair merges through shared memory; at 2^22 on
+ *      an H100 this step went from about 2.8 us to 2.0 us of a 14.6 us kernel, ../docs/notes/prac4.md);
  *   3. writes y = exp(x - m) / s: first the streamed part, re-read backwards (it starts on what the first
  *      pass read last, still in L2), then the on-chip part, exp(x - m_part) times exp(m_part - m) / s: no
  *      read and no exp at all.
@@ -47,10 +51,18 @@ extern "C" const char solve_name[] = "softmax_onchip";
 
 __device__ float2 g_partial[4096]; // (m, s) of each block: a grid is at most 32 blocks a SM x 128 SMs
 
+// exp(d) for d = x - max <= 0 as 2^(d log2 e): a multiply and the hardware's 2^x (MUFU.EX2), where expf
+// spends extra instructions to keep its argument exact for any |x|. Here |d| is at most the spread of the input:
+// the multiply's rounding adds |d| u / 2 to the relative error, which the harness's 3 * spread * u allows for
+// (u = 2^-24), and exp2f is within 2 ulp like expf. The on-chip part's exps lie between its loads and the
+// barrier, so every instruction there shows: at 2^22 floats on an H100, about 13.4 us against 13.9 us.
+__device__ __forceinline__ float exp_shifted(float d) { return exp2f(d * 1.44269504f); }
+
+// (m, s) and (m', s') -> (the larger max, the sums scaled to it): one exp, of the smaller max minus the larger
 __device__ float2 merge(float2 a, float2 b) {
-  float m = fmaxf(a.x, b.x);
-  if (m == -INFINITY) return make_float2(-INFINITY, 0.0f); // both empty: never exp(-inf - -inf) = NaN
-  return make_float2(m, a.y * expf(a.x - m) + b.y * expf(b.x - m));
+  float hi = fmaxf(a.x, b.x), lo = fminf(a.x, b.x);
+  if (hi == -INFINITY) return make_float2(-INFINITY, 0.0f); // both empty: never exp(-inf - -inf) = NaN
+  return a.x >= b.x ? make_float2(hi, a.y + b.y * expf(lo - hi)) : make_float2(hi, b.y + a.y * expf(lo - hi));
 }
 
 // a float4 of values (some of them -inf padding) into the running pair
@@ -60,19 +72,17 @@ __device__ float2 update(float2 ms, float4 v) {
   return make_float2(m, ms.y * expf(ms.x - m) + ((expf(v.x - m) + expf(v.y - m)) + (expf(v.z - m) + expf(v.w - m))));
 }
 
-__device__ float2 block_merge(float2 v) {
-  __shared__ float2 warp_vals[32];
-  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  for (int d = 16; d > 0; d >>= 1)
-    v = merge(v, make_float2(__shfl_xor_sync(0xffffffffu, v.x, d), __shfl_xor_sync(0xffffffffu, v.y, d)));
-  if (lane == 0) warp_vals[warp] = v;
-  __syncthreads();
-  v = lane < blockDim.x / 32 ? warp_vals[lane] : make_float2(-INFINITY, 0.0f);
-  __syncthreads();
-  for (int d = 16; d > 0; d >>= 1)
-    v = merge(v, make_float2(__shfl_xor_sync(0xffffffffu, v.x, d), __shfl_xor_sync(0xffffffffu, v.y, d)));
-  return v;
+// a warp's pairs, one a lane, reduced: the max M over the lanes, then the sum of s exp(m - M). Each butterfly
+// step (xor) is one fmaxf or one addition, and a + b = b + a bit for bit, so every lane ends with the same pair
+__device__ float2 warp_reduce(float2 v) {
+  float M = v.x;
+  for (int d = 16; d > 0; d >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, d));
+  float s = v.x == -INFINITY ? 0.0f : v.y * expf(v.x - M); // an empty lane adds 0 (never exp(-inf - -inf))
+  for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
+  return make_float2(M, s);
 }
+
+#define GATHER 8 // pairs a lane of warp 0 reads at once after the barrier: one turn for up to 256 blocks
 
 __device__ float4 softmax4(float4 v, float m, float inv) {
   return make_float4(expf(v.x - m) * inv, expf(v.y - m) * inv, expf(v.z - m) * inv, expf(v.w - m) * inv);
@@ -127,7 +137,8 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
     if (mx != -INFINITY) {
 #pragma unroll
       for (int k = g * ONCHIP_GROUP; k < (g + 1) * ONCHIP_GROUP; k++) {
-        r[k] = make_float4(expf(r[k].x - mx), expf(r[k].y - mx), expf(r[k].z - mx), expf(r[k].w - mx));
+        r[k] = make_float4(exp_shifted(r[k].x - mx), exp_shifted(r[k].y - mx), exp_shifted(r[k].z - mx),
+                           exp_shifted(r[k].w - mx));
         sg += (r[k].x + r[k].y) + (r[k].z + r[k].w);
       }
     }
@@ -148,21 +159,49 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
   if (msh != -INFINITY)
     for (int j = 0; j < held; j++) {
       float4 v = tile[j * T + threadIdx.x];
-      v = make_float4(expf(v.x - msh), expf(v.y - msh), expf(v.z - msh), expf(v.w - msh));
+      v = make_float4(exp_shifted(v.x - msh), exp_shifted(v.y - msh), exp_shifted(v.z - msh), exp_shifted(v.w - msh));
       tile[j * T + threadIdx.x] = v;
       s += (v.x + v.y) + (v.z + v.w);
     }
   ms = merge(ms, make_float2(msh, s));
 
-  // 2. the block's pair, then every block merges all of them (same order everywhere: same bits)
-  ms = block_merge(ms);
-  if (threadIdx.x == 0) g_partial[blockIdx.x] = ms;
+  // 2. the block's pair (each warp's, then warp 0 reduces the warps'), then every block reduces all of them
+  //    in warp 0 (the same order everywhere: the same bits) and hands (m, 1/s) to its warps in shared memory
+  __shared__ float2 warp_ms[32];
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  ms = warp_reduce(ms);
+  if (lane == 0) warp_ms[warp] = ms;
+  __syncthreads();
+  if (warp == 0) {
+    ms = warp_reduce(lane < T / 32 ? warp_ms[lane] : make_float2(-INFINITY, 0.0f));
+    if (lane == 0) g_partial[blockIdx.x] = ms;
+  }
   grid.sync(); // orders the writes above before the reads below, across the grid
-  float2 w = make_float2(-INFINITY, 0.0f);
-  for (int b = threadIdx.x; b < gridDim.x; b += T) w = merge(w, __ldcg(&g_partial[b]));
-  w = block_merge(w);
-  m = w.x;
-  const float inv = 1.0f / w.y; // y = exp(x - m) * inv: a multiply where a division was (0.5 ulp each)
+  if (warp == 0) {
+    // lane j takes blocks j, j + 32, ...: all its pairs asked for at once (one round trip to L2; a grid of up
+    // to 32 * GATHER blocks, more in turns), their max over the warp, then their sums scaled to it
+    float M = -INFINITY, s_lane = 0.0f;
+    for (int b0 = lane; b0 < gridDim.x; b0 += 32 * GATHER) {
+      float2 p[GATHER];
+#pragma unroll
+      for (int u = 0; u < GATHER; u++)
+        p[u] = b0 + 32 * u < gridDim.x ? __ldcg(&g_partial[b0 + 32 * u]) : make_float2(-INFINITY, 0.0f);
+      float Mc = M;
+#pragma unroll
+      for (int u = 0; u < GATHER; u++) Mc = fmaxf(Mc, p[u].x);
+      for (int d = 16; d > 0; d >>= 1) Mc = fmaxf(Mc, __shfl_xor_sync(0xffffffffu, Mc, d));
+      s_lane = M == -INFINITY ? 0.0f : s_lane * expf(M - Mc); // a later turn with a larger max rescales
+#pragma unroll
+      for (int u = 0; u < GATHER; u++)
+        if (p[u].x != -INFINITY) s_lane += p[u].y * expf(p[u].x - Mc);
+      M = Mc;
+    }
+    for (int d = 16; d > 0; d >>= 1) s_lane += __shfl_xor_sync(0xffffffffu, s_lane, d);
+    if (lane == 0) warp_ms[0] = make_float2(M, 1.0f / s_lane); // y = exp(x - m) * (1/s): a multiply (0.5 ulp)
+  }
+  __syncthreads();
+  m = warp_ms[0].x;
+  const float inv = warp_ms[0].y;
 
   // 3. the streamed part backwards (the tail first), then shared memory, then registers; streaming stores
   for (int i = 4 * n4 + t; i < N; i += S) __stcs(&y[i], expf(x[i] - m) * inv);
@@ -235,11 +274,11 @@ extern "C" double solve_held_bytes(int N) {
 }
 
 // per thread: the registers' sum (2 + ONCHIP_REGS), one addition a shared slot or streamed float4 (or
-// scalar), 10 merges in the block, the serial merges of the blocks' pairs and 10 more
+// scalar), 5 additions in the warp and 5 across the warps, a lane's blocks (one addition each) and 5 more
 extern "C" int solve_chain(int N) {
   const onchip_plan *p = plan();
   int blocks = small_n(N) ? p->blocks_small : p->blocks, S = blocks * ONCHIP_THREADS;
-  return 2 + ONCHIP_REGS + (N + S - 1) / S + 10 + (blocks + ONCHIP_THREADS - 1) / ONCHIP_THREADS + 10;
+  return 2 + ONCHIP_REGS + (N + S - 1) / S + 10 + (blocks + 31) / 32 + 5;
 }
 
 extern "C" void solve(const float *input, float *output, int N) {
