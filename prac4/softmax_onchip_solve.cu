@@ -17,6 +17,7 @@
  *   3. writes y = exp(x - m) / s: first the streamed part, re-read backwards (it starts on what the first
  *      pass read last, still in L2), then the on-chip part, exp(x - m_part) times exp(m_part - m) / s: no
  *      read and no exp at all.
+ * An N that fits in the registers alone gets softmax_onchip<true>: no shared memory, nothing streamed.
  * Traffic: read N, write N, and re-read only N - (floats held on chip); solve_held_bytes() tells the harness
  * how much that is, and the harness prints the bound it sets. At LeetGPU's sizes everything sits in
  * registers, and one launch replaces the three of softmax_solve.cu.
@@ -51,12 +52,16 @@ extern "C" const char solve_name[] = "softmax_onchip";
 
 __device__ float2 g_partial[4096]; // (m, s) of each block: a grid is at most 32 blocks a SM x 128 SMs
 
-// exp(d) for d = x - max <= 0 as 2^(d log2 e): a multiply and the hardware's 2^x (MUFU.EX2), where expf
-// spends extra instructions to keep its argument exact for any |x|. Here |d| is at most the spread of the input:
-// the multiply's rounding adds |d| u / 2 to the relative error, which the harness's 3 * spread * u allows for
-// (u = 2^-24), and exp2f is within 2 ulp like expf. The on-chip part's exps lie between its loads and the
-// barrier, so every instruction there shows: at 2^22 floats on an H100, about 13.4 us against 13.9 us.
-__device__ __forceinline__ float exp_shifted(float d) { return exp2f(d * 1.44269504f); }
+// exp(d) for d = x - max <= 0, for the registers' values. FAST: as 2^(d log2 e), a multiply and the hardware's
+// 2^x (MUFU.EX2), where expf spends extra instructions to keep its argument exact for any |x|. Here |d| is at
+// most the spread of the input: the multiply's rounding adds |d| u / 2 to the relative error, which the
+// harness's 3 * spread * u allows for (u = 2^-24), and exp2f is within 2 ulp like expf. Measured on an H100:
+// with the whole input in registers these exps lie between the loads and the barrier, and 2^22 floats take
+// about 13.5 us instead of 14.0; in the kernel that also streams, the same change cost 3 % at 2^26 (278 us
+// against 270: the compiler places the streamed loads differently), so that one keeps expf.
+template <bool FAST> __device__ __forceinline__ float exp_shifted(float d) {
+  return FAST ? exp2f(d * 1.44269504f) : expf(d);
+}
 
 // (m, s) and (m', s') -> (the larger max, the sums scaled to it): one exp, of the smaller max minus the larger
 __device__ float2 merge(float2 a, float2 b) {
@@ -91,6 +96,8 @@ __device__ float4 softmax4(float4 v, float m, float inv) {
 // float4 i of the input lives in: register k of thread t when i = k S + t (S the grid's threads), shared
 // slot j of thread t when i = (ONCHIP_REGS + j) S + t, else it is streamed (i >= C4). Consecutive threads
 // take consecutive float4s at every step, and a small N is spread over every block.
+// IN_REGS: the launch for an N that fits in the grid's registers (no shared memory, nothing streamed)
+template <bool IN_REGS>
 __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
     softmax_onchip(const float *__restrict__ x, float *__restrict__ y, int n4, int N, int slots) {
   extern __shared__ float4 tile[];
@@ -99,6 +106,7 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
   float4 *y4 = (float4 *)y;
   const float4 pad = make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
   int T = blockDim.x, S = gridDim.x * T, t = blockIdx.x * T + threadIdx.x;
+  if (IN_REGS) slots = 0;              // (so the compiler leaves out the shared-memory code)
   int C4 = (ONCHIP_REGS + slots) * S; // float4s the grid holds on chip (fits an int: < 2^26 on any GPU)
 
   // 1. every load of the on-chip part in flight at once: registers, and shared memory through cp.async
@@ -115,7 +123,7 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
   //    meanwhile the rest is streamed (read again in 3) with a running (m, s), then the scalar tail (every
   //    element when not 16-byte aligned)
   float2 ms = make_float2(-INFINITY, 0.0f);
-  for (int i = C4 + t; i < n4; i += ONCHIP_STREAM * S) {
+  for (int i = C4 + t; !IN_REGS && i < n4; i += ONCHIP_STREAM * S) {
     float4 v[ONCHIP_STREAM];
 #pragma unroll
     for (int u = 0; u < ONCHIP_STREAM; u++) v[u] = i + u * S < n4 ? x4[i + u * S] : pad;
@@ -137,8 +145,8 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
     if (mx != -INFINITY) {
 #pragma unroll
       for (int k = g * ONCHIP_GROUP; k < (g + 1) * ONCHIP_GROUP; k++) {
-        r[k] = make_float4(exp_shifted(r[k].x - mx), exp_shifted(r[k].y - mx), exp_shifted(r[k].z - mx),
-                           exp_shifted(r[k].w - mx));
+        r[k] = make_float4(exp_shifted<IN_REGS>(r[k].x - mx), exp_shifted<IN_REGS>(r[k].y - mx),
+                           exp_shifted<IN_REGS>(r[k].z - mx), exp_shifted<IN_REGS>(r[k].w - mx));
         sg += (r[k].x + r[k].y) + (r[k].z + r[k].w);
       }
     }
@@ -159,7 +167,7 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
   if (msh != -INFINITY)
     for (int j = 0; j < held; j++) {
       float4 v = tile[j * T + threadIdx.x];
-      v = make_float4(exp_shifted(v.x - msh), exp_shifted(v.y - msh), exp_shifted(v.z - msh), exp_shifted(v.w - msh));
+      v = make_float4(expf(v.x - msh), expf(v.y - msh), expf(v.z - msh), expf(v.w - msh));
       tile[j * T + threadIdx.x] = v;
       s += (v.x + v.y) + (v.z + v.w);
     }
@@ -205,7 +213,7 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
 
   // 3. the streamed part backwards (the tail first), then shared memory, then registers; streaming stores
   for (int i = 4 * n4 + t; i < N; i += S) __stcs(&y[i], expf(x[i] - m) * inv);
-  if (C4 + t < n4)
+  if (!IN_REGS && C4 + t < n4)
     for (int i = C4 + t + (n4 - 1 - C4 - t) / S * S; i >= C4; i -= ONCHIP_STREAM * S) {
       float4 v[ONCHIP_STREAM];
 #pragma unroll
@@ -244,20 +252,20 @@ static const onchip_plan *plan(void) {
   if (!coop) exit(result_skip("softmax_onchip needs cooperative launch (grid.sync), which this GPU does not offer"));
   const gpu_limits *g = device_limits(dev);
   cudaFuncAttributes attr;
-  checkCudaErrors(cudaFuncGetAttributes(&attr, (const void *)softmax_onchip));
+  checkCudaErrors(cudaFuncGetAttributes(&attr, (const void *)softmax_onchip<false>));
   int room = g->smem_block_optin - (int)attr.sharedSizeBytes;
   p.slots = room / (16 * ONCHIP_THREADS);
   int per_sm = 0;
   for (; p.slots >= 0; p.slots--) {
-    checkCudaErrors(cudaFuncSetAttribute(softmax_onchip, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    checkCudaErrors(cudaFuncSetAttribute(softmax_onchip<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          p.slots * 16 * ONCHIP_THREADS));
-    per_sm = occupancy_blocks_per_sm(softmax_onchip, dev, ONCHIP_THREADS, (size_t)p.slots * 16 * ONCHIP_THREADS);
+    per_sm = occupancy_blocks_per_sm(softmax_onchip<false>, dev, ONCHIP_THREADS, (size_t)p.slots * 16 * ONCHIP_THREADS);
     if (per_sm > 0) break;
   }
   if (per_sm == 0)
     exit(result_skip("softmax_onchip: a block of %d threads does not fit on a SM of this GPU", ONCHIP_THREADS));
   p.blocks = g->sms * per_sm;
-  p.blocks_small = g->sms * occupancy_blocks_per_sm(softmax_onchip, dev, ONCHIP_THREADS, 0);
+  p.blocks_small = g->sms * occupancy_blocks_per_sm(softmax_onchip<true>, dev, ONCHIP_THREADS, 0);
   if (p.blocks > 4096 || p.blocks_small > 4096) exit(result_fail("softmax_onchip: more than 4096 resident blocks"));
   return &p;
 }
@@ -287,7 +295,8 @@ extern "C" void solve(const float *input, float *output, int N) {
   const onchip_plan *p = plan();
   int small = small_n(N), blocks = small ? p->blocks_small : p->blocks, slots = small ? 0 : p->slots;
   void *args[] = {(void *)&input, (void *)&output, (void *)&n4, (void *)&N, (void *)&slots};
-  checkCudaErrors(cudaLaunchCooperativeKernel((const void *)softmax_onchip, dim3(blocks), dim3(ONCHIP_THREADS), args,
+  const void *kernel = small ? (const void *)softmax_onchip<true> : (const void *)softmax_onchip<false>;
+  checkCudaErrors(cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(ONCHIP_THREADS), args,
                                               (size_t)slots * 16 * ONCHIP_THREADS, 0));
   getLastCudaError("softmax_onchip execution failed");
 }
