@@ -29,8 +29,8 @@ double reduction_tolerance(double sum_abs, int integer_valued, double depth);
 /* reduction_gold.c: the rms change between two iterates, sqrt(sum (u2 - u1)^2 / n), in double */
 double rms_change_gold(const float *u1, const float *u2, size_t n);
 
-/* softmax_gold.c: y_i = exp(x_i - max) / sum_j exp(x_j - max), in double; returns max - min of x (the
- * spread that the float version's tolerance depends on) */
+/* softmax_gold.c: y_i = exp(x_i - max) / sum_j exp(x_j - max), in double; returns max - min over the finite
+ * x (the spread that the float version's tolerance depends on). -inf entries (masked) give 0; all -inf: NaN */
 double softmax_gold(const float *x, double *y, size_t n);
 
 /* softmax_gold.c: the softmax of each row of a rows x cols matrix (row-major), in double. -inf entries give 0;

@@ -3,7 +3,7 @@
  * exp(x_j - max), for N floats on the GPU.
  *
  * LeetGPU asks for  extern "C" void solve(const float *input, float *output, int N)  on device pointers.
- * This harness fills the input (-case=0..4 below), calls solve(), checks the output against the CPU gold in
+ * This harness fills the input (-case=0..5 below), calls solve(), checks the output against the CPU gold in
  * double, and with -bench times it against a device-to-device copy of the same bytes. It is linked with one
  * answer to make each program:
  *   softmax         = softmax.cu + softmax_solve.cu          three passes: max, sum of exp(x - max), divide
@@ -55,7 +55,8 @@ extern "C" __attribute__((weak)) double solve_held_bytes(int N);
 
 static const char *case_names[] = {"random in [-10, 10)", "1000, 1001, 1002, ... (overflow a naive exp)",
                                    "+80, -80, ... (exp(80) = 5.5e34: a naive float sum overflows)",
-                                   "all equal (7.5): every output 1/N", "one huge (100) among tiny [0, 1e-3)"};
+                                   "all equal (7.5): every output 1/N", "one huge (100) among tiny [0, 1e-3)",
+                                   "random, masked: -inf at i % 3 == 1 and in [N/4, N/2) (outputs 0)"};
 
 typedef struct {
   const float *input;
@@ -72,7 +73,7 @@ int main(int argc, char **argv) {
   int N = 500000, which = 0, seed = 1, bench = 0, reps = 20;
   arg_spec opts[] = {
       {"n", ARG_INT, &N, 1, MAX_N, "vector length (LeetGPU: 1 to 500000)"},
-      {"case", ARG_INT, &which, 0, 4, "input: 0 random, 1 1000+, 2 +-80, 3 all equal, 4 one huge among tiny"},
+      {"case", ARG_INT, &which, 0, 5, "input: 0 random, 1 1000+, 2 +-80, 3 all equal, 4 one huge among tiny, 5 masked"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the random inputs"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time solve() and a device-to-device copy, print BENCH lines"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is reported)"},
@@ -95,7 +96,8 @@ int main(int argc, char **argv) {
     case 1: h_x[i] = 1000.0f + (float)(i % 3); break;
     case 2: h_x[i] = (i % 2) ? -80.0f : 80.0f; break;
     case 3: h_x[i] = 7.5f; break;
-    default: h_x[i] = 1e-3f * r; break;
+    case 4: h_x[i] = 1e-3f * r; break;
+    default: h_x[i] = (i % 3 == 1 || (i >= N / 4 && i < N / 2)) ? -INFINITY : 20.0f * r - 10.0f; break;
     }
   }
   if (which == 4) h_x[N / 2] = 100.0f;

@@ -12,7 +12,7 @@
  *      pair and waits at grid.sync(); warp 0 of every block then asks for all the blocks' pairs at once (one
  *      round trip to L2), takes their max M and the sum of s exp(m - M) over them, in the same order in every
  *      block, so all get the same (m, s) bit for bit, and hands (m, 1/s) to its warps in shared memory
- *      (before: every thread read one pair, then two rounds of pair merges through shared memory; at 2^22 on
+ *      (before: 132 threads read one pair each, then two rounds of pair merges through shared memory; at 2^22 on
  *      an H100 the kernel took 14.6 us that way, 13.9 us this way: ../docs/notes/prac4.md);
  *   3. writes y = exp(x - m) / s: first the streamed part, re-read backwards (it starts on what the first
  *      pass read last, still in L2), then the on-chip part, exp(x - m_part) times exp(m_part - m) / s: no
@@ -54,10 +54,11 @@ __device__ float2 g_partial[4096]; // (m, s) of each block: a grid is at most 32
 
 // exp(d) for d = x - max <= 0, for the registers' values. FAST: as 2^(d log2 e), a multiply and the hardware's
 // 2^x (MUFU.EX2), where expf spends extra instructions to keep its argument exact for any |x|. Here |d| is at
-// most the spread of the input: the multiply's rounding adds |d| u / 2 to the relative error, which the
-// harness's 3 * spread * u allows for (u = 2^-24), and exp2f is within 2 ulp like expf. Measured on an H100:
-// with the whole input in registers these exps lie between the loads and the barrier, and 2^22 floats take
-// about 13.5 us instead of 14.0; in the kernel that also streams, the same change cost 3 % at 2^26 (278 us
+// most the spread of the input: the multiply's rounding and the constant's add up to 1.25 |d| u to the relative
+// error (u = 2^-24), and exp2f is within 2 ulp like expf; with x - m_part's own rounding and the factor
+// exp(m_part - m) later, some 2.3 spread u in all, inside the harness's 3 spread u. Measured on an H100: with
+// the whole input in registers these exps lie between the loads and the barrier, and 2^22 floats take about
+// 13.4 us instead of 13.9; in the kernel that also streams, the same change cost 3 % at 2^26 (278 us
 // against 270: the compiler places the streamed loads differently), so that one keeps expf.
 template <bool FAST> __device__ __forceinline__ float exp_shifted(float d) {
   return FAST ? exp2f(d * 1.44269504f) : expf(d);
@@ -149,6 +150,9 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
                            exp_shifted<IN_REGS>(r[k].z - mx), exp_shifted<IN_REGS>(r[k].w - mx));
         sg += (r[k].x + r[k].y) + (r[k].z + r[k].w);
       }
+    } else { // all -inf (masked, or padding): outputs 0, and never -inf times the factor 0 = NaN
+#pragma unroll
+      for (int k = g * ONCHIP_GROUP; k < (g + 1) * ONCHIP_GROUP; k++) r[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
     mg[g] = mx;
     float2 t2 = merge(make_float2(m, s), make_float2(mx, sg));
@@ -164,13 +168,13 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
     float4 v = tile[j * T + threadIdx.x];
     msh = fmaxf(msh, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
   }
-  if (msh != -INFINITY)
-    for (int j = 0; j < held; j++) {
-      float4 v = tile[j * T + threadIdx.x];
-      v = make_float4(expf(v.x - msh), expf(v.y - msh), expf(v.z - msh), expf(v.w - msh));
-      tile[j * T + threadIdx.x] = v;
-      s += (v.x + v.y) + (v.z + v.w);
-    }
+  for (int j = 0; j < held; j++) { // all -inf: zeros, as in the registers
+    float4 v = tile[j * T + threadIdx.x];
+    v = msh == -INFINITY ? make_float4(0.0f, 0.0f, 0.0f, 0.0f)
+                         : make_float4(expf(v.x - msh), expf(v.y - msh), expf(v.z - msh), expf(v.w - msh));
+    tile[j * T + threadIdx.x] = v;
+    s += (v.x + v.y) + (v.z + v.w);
+  }
   ms = merge(ms, make_float2(msh, s));
 
   // 2. the block's pair (each warp's, then warp 0 reduces the warps'), then every block reduces all of them
@@ -187,13 +191,16 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
   grid.sync(); // orders the writes above before the reads below, across the grid
   if (warp == 0) {
     // lane j takes blocks j, j + 32, ...: all its pairs asked for at once (one round trip to L2; a grid of up
-    // to 32 * GATHER blocks, more in turns), their max over the warp, then their sums scaled to it
+    // to 32 * GATHER blocks, more in turns), their max over the warp, then their sums scaled to it. Every lane
+    // takes every turn, with or without blocks of its own (the shuffles need all 32: a grid under 32 blocks)
     float M = -INFINITY, s_lane = 0.0f;
-    for (int b0 = lane; b0 < gridDim.x; b0 += 32 * GATHER) {
+    for (int b0 = 0; b0 < gridDim.x; b0 += 32 * GATHER) {
       float2 p[GATHER];
 #pragma unroll
-      for (int u = 0; u < GATHER; u++)
-        p[u] = b0 + 32 * u < gridDim.x ? __ldcg(&g_partial[b0 + 32 * u]) : make_float2(-INFINITY, 0.0f);
+      for (int u = 0; u < GATHER; u++) {
+        int b = b0 + 32 * u + lane;
+        p[u] = b < gridDim.x ? __ldcg(&g_partial[b]) : make_float2(-INFINITY, 0.0f);
+      }
       float Mc = M;
 #pragma unroll
       for (int u = 0; u < GATHER; u++) Mc = fmaxf(Mc, p[u].x);

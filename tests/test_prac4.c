@@ -103,6 +103,16 @@ TEST(softmax_overflow_inputs) {
   CHECK_NEAR(w[1] / exp(-160.0), 1.0, 1e-12);
 }
 
+TEST(softmax_masked) {
+  /* -inf entries (a mask) give 0 and do not count in the spread: (-inf, 0, -inf, ln 2) -> (0, 1/3, 0, 2/3) */
+  float x[4] = {-INFINITY, 0.0f, -INFINITY, (float)log(2.0)};
+  double y[4];
+  CHECK_NEAR(softmax_gold(x, y, 4), log(2.0), 1e-7);
+  CHECK(y[0] == 0.0 && y[2] == 0.0);
+  CHECK_NEAR(y[1], 1.0 / 3.0, 1e-7);
+  CHECK_NEAR(y[3], 2.0 / 3.0, 1e-7);
+}
+
 TEST(softmax_all_equal_and_sums_to_one) {
   enum { N = 1000 };
   float x[N];
@@ -149,6 +159,7 @@ int main(void) {
   RUN(rms_change_by_hand);
   RUN(softmax_by_hand);
   RUN(softmax_overflow_inputs);
+  RUN(softmax_masked);
   RUN(softmax_all_equal_and_sums_to_one);
   RUN(softmax_rows_inf_and_huge);
   RUN(laplace_copy_keeps_a_harmonic_field);
