@@ -56,7 +56,7 @@ extern "C" __attribute__((weak)) double solve_held_bytes(int N);
 static const char *case_names[] = {"random in [-10, 10)", "1000, 1001, 1002, ... (overflow a naive exp)",
                                    "+80, -80, ... (exp(80) = 5.5e34: a naive float sum overflows)",
                                    "all equal (7.5): every output 1/N", "one huge (100) among tiny [0, 1e-3)",
-                                   "random, masked: -inf at i % 3 == 1 and in [N/4, N/2) (outputs 0)"};
+                                   "random, masked: -inf at i % 3 == 1 and in (N/4, N/2] (outputs 0; x[0] never)"};
 
 typedef struct {
   const float *input;
@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
     case 2: h_x[i] = (i % 2) ? -80.0f : 80.0f; break;
     case 3: h_x[i] = 7.5f; break;
     case 4: h_x[i] = 1e-3f * r; break;
-    default: h_x[i] = (i % 3 == 1 || (i >= N / 4 && i < N / 2)) ? -INFINITY : 20.0f * r - 10.0f; break;
+    default: h_x[i] = (i % 3 == 1 || (i > N / 4 && i <= N / 2)) ? -INFINITY : 20.0f * r - 10.0f; break;
     }
   }
   if (which == 4) h_x[N / 2] = 100.0f;

@@ -58,7 +58,8 @@ __global__ void softmax_stats(const float *__restrict__ x, int n4, int N) {
   float2 ms = make_float2(-INFINITY, 0.0f);
   for (int i = t; i < n4; i += S) {
     float4 v = x4[i];
-    float m = fmaxf(ms.x, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w))); // never -inf: v holds real values
+    float m = fmaxf(ms.x, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
+    if (m == -INFINITY) continue; // nothing yet but -inf (masked): never exp(-inf - -inf) = NaN
     ms.y = ms.y * expf(ms.x - m) + ((expf(v.x - m) + expf(v.y - m)) + (expf(v.z - m) + expf(v.w - m)));
     ms.x = m;
   }
