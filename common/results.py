@@ -28,6 +28,8 @@ CORE = ["reps", "ms", "GBps", "copy_GBps", "pct_copy", "peak_GBps", "pct_peak"]
 KNOWN = {"h100": "H100", "h200": "H200"}  # the GPUs the workbook is measured on: the page says which are missing
 # keys a program picks for the GPU (a sweep's best block): shown a GPU, never part of what identifies a row
 TUNED = ["block", "kchunk", "blocks_per_sm", "paths_per_thread", "warps"]
+# figures of the GPU, not settings: a copy of the same bytes timed in the same run, a bound from the GPU's limits
+PER_GPU = ["same_copy_ms", "bound_pct_copy"]
 # the peer a ladder is measured against: its ratio as a percentage (pct_cublas already is; x_peer = peer ms / ms)
 PEERS = ["pct_cublas", "x_cub", "x_cublas", "x_cufft", "x_gtsv2"]
 # the ladders drawn: (practical, name, prog pattern, the size drawn or None for the first measured), in order
@@ -47,12 +49,13 @@ LADDERS = [("1", "vector_add", r"vector_add", None), ("1", "color_inversion", r"
 def measured(k):
     """A measurement (or a figure derived from one), not part of what identifies a row."""
     return (k in CORE or k in TUNED or k == "l2_resident" or re.match(r"(ms|pct|x|speedup|goal)_", k) is not None
-            or re.search(r"(GBps|_per_s|_eff|_err|_over_.*)$", k) is not None or k in ("TFLOPs", "Gops", "resid"))
+            or re.search(r"(GBps|_per_s|_eff|_err|_over_.*)$", k) is not None or k in ("TFLOPs", "Gops", "resid")
+            or k in PER_GPU)
 
 
 def shown(k):
     """The measurements the page shows a GPU: the time and the ratios (the CSVs keep every key)."""
-    return (k in ("ms", "pct_copy", "TFLOPs") or k.startswith(("pct_cublas", "x_", "speedup_", "goal_"))
+    return (k in ("ms", "pct_copy", "TFLOPs") or k in PER_GPU or k.startswith(("pct_cublas", "x_", "speedup_", "goal_"))
             or k.endswith("_eff") or "_over_" in k or k in TUNED)
 
 
