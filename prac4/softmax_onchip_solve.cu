@@ -45,7 +45,7 @@ namespace cg = cooperative_groups;
 #endif
 static_assert(ONCHIP_REGS % ONCHIP_GROUP == 0, "the registers come in whole groups");
 #ifndef ONCHIP_STREAM
-#define ONCHIP_STREAM 4 // float4 loads a thread has in flight where it streams (16 warps a SM: 32 KB in flight)
+#define ONCHIP_STREAM 6 // float4 loads a thread has in flight where it streams (16 warps a SM: 48 KB in flight)
 #endif
 
 extern "C" const char solve_name[] = "softmax_onchip";
