@@ -29,6 +29,11 @@ typedef struct ladder {
   void *ctx;                  // the runner's own state, handed to every call below
   int (*check)(void *ctx, int k);  // step k on a poisoned output, against the oracle; prints one line; 1 = PASS
   void (*run)(void *ctx, int k);   // step k once, on the default stream: what is timed
+  // after step k's timed runs: the output the last of them left, copied back once and compared with the
+  // oracle, without running the step again. Back-to-back launches exercise what one checked launch does not
+  // (tickets, epochs, workspaces reused from the call before), so a timed result is a checked result too.
+  // Prints a line when it fails; 1 = PASS. Every runner sets it (NULL fails the step: see ladder_recheck).
+  int (*recheck)(void *ctx, int k);
   int warmup, reps;           // untimed runs, then timed runs (the median is reported)
   const int *step_reps;       // optional: timed runs for step k instead of reps (a slow step), 0 = reps
   // the table
@@ -58,7 +63,16 @@ static inline int ladder_reps(const ladder *L, int k) {
   return (L->step_reps && L->step_reps[k] > 0) ? L->step_reps[k] : L->reps;
 }
 
-// Checks every step (passed[k]), then times every step (ms[k], the median). Returns 1 when every step passed.
+// The output step k's timed runs left, against the oracle (L->recheck). A runner without one cannot say its
+// timed runs were right, and that is a failure, not a pass.
+static inline int ladder_recheck(const ladder *L, int k) {
+  if (L->recheck) return L->recheck(L->ctx, k);
+  printf("  %s: the ladder has no recheck, so its timed runs are unchecked\n", L->names[k]);
+  return 0;
+}
+
+// Checks every step (passed[k]), then times every step (ms[k], the median) and checks what its last timed run
+// left. Returns 1 when every step passed both checks.
 static inline int ladder_check_and_time(const ladder *L, double *ms, int *passed) {
   int ok = 1;
   for (int k = 0; k < L->nsteps; k++) {
@@ -68,6 +82,7 @@ static inline int ladder_check_and_time(const ladder *L, double *ms, int *passed
   for (int k = 0; k < L->nsteps; k++) {
     ladder_call c = {L, k};
     ms[k] = time_median_ms(ladder_run_step, &c, L->warmup, ladder_reps(L, k));
+    if (!ladder_recheck(L, k)) passed[k] = 0, ok = 0;
   }
   return ok;
 }
