@@ -6,7 +6,8 @@
  * A runner fills one `ladder` and calls
  *   int ok = ladder_bench(&L, ms, passed);   // -bench: check each step, time each, print the table and BENCH
  * or checks one step itself with L.check(L.ctx, k). The table has one row a step:
- *   bytes > 0   "  k name        ms      GB/s   % copy   x PEER"   (bandwidth: the fewest bytes a step moves)
+ *   bytes > 0   "  k name        ms      GB/s   % copy   x PEER"   (bandwidth: the fewest bytes a step moves;
+ *               % of the read-only stream instead of the copy when ref->read_only)
  *   flops > 0   "  k name        ms   TFLOP/s   % of PEER"         (arithmetic)
  * and every BENCH line is print_bench's (timing.h), with prog= and the extra keys the runner writes.
  *
@@ -32,7 +33,7 @@ typedef struct ladder {
   // after step k's timed runs: the output the last of them left, copied back once and compared with the
   // oracle, without running the step again. Back-to-back launches exercise what one checked launch does not
   // (tickets, epochs, workspaces reused from the call before), so a timed result is a checked result too.
-  // Prints a line when it fails; 1 = PASS. Every runner sets it (NULL fails the step: see ladder_recheck).
+  // Prints a line when it fails; 1 = PASS. Every runner sets it (NULL fails the step: see ladder_timed_check).
   int (*recheck)(void *ctx, int k);
   int warmup, reps;           // untimed runs, then timed runs (the median is reported)
   const int *step_reps;       // optional: timed runs for step k instead of reps (a slow step), 0 = reps
@@ -47,6 +48,9 @@ typedef struct ladder {
   const char *prac, *size;    // prac= and n=
   // prog= and the extra keys of step k's line, written by the runner into prog and extra
   void (*bench_keys)(void *ctx, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra);
+  // optional: effective[k] = 1 where step k's bytes are what it would move done one sweep at a time, not what it
+  // moves (temporal blocking): its BENCH line has GBps_effective and pct_copy_effective (print_bench_effective)
+  const int *effective;
 } ladder;
 
 typedef struct {
@@ -65,7 +69,7 @@ static inline int ladder_reps(const ladder *L, int k) {
 
 // The output step k's timed runs left, against the oracle (L->recheck). A runner without one cannot say its
 // timed runs were right, and that is a failure, not a pass.
-static inline int ladder_recheck(const ladder *L, int k) {
+static inline int ladder_timed_check(const ladder *L, int k) {
   if (L->recheck) return L->recheck(L->ctx, k);
   printf("  %s: the ladder has no recheck, so its timed runs are unchecked\n", L->names[k]);
   return 0;
@@ -82,7 +86,7 @@ static inline int ladder_check_and_time(const ladder *L, double *ms, int *passed
   for (int k = 0; k < L->nsteps; k++) {
     ladder_call c = {L, k};
     ms[k] = time_median_ms(ladder_run_step, &c, L->warmup, ladder_reps(L, k));
-    if (!ladder_recheck(L, k)) passed[k] = 0, ok = 0;
+    if (!ladder_timed_check(L, k)) passed[k] = 0, ok = 0;
   }
   return ok;
 }
@@ -96,7 +100,7 @@ static inline void ladder_table(const ladder *L, const double *ms, const int *pa
     if (L->bytes > 0) {
       double GBps = L->bytes / (ms[k] * 1e-3) / 1e9;
       printf("  %d %-*s %9.4f %9.1f %8.1f %*.3f%s\n", num, L->name_width, L->names[k], ms[k], GBps,
-             100.0 * GBps / L->ref->copy_GBps, L->ratio_width, ms[0] / ms[k], failed);
+             100.0 * GBps / bench_ref_GBps(L->ref), L->ratio_width, ms[0] / ms[k], failed);
     } else {
       printf("  %d %-*s %9.3f %9.2f %10.1f%s\n", num, L->name_width, L->names[k], ms[k],
              L->flops / (ms[k] * 1e-3) / 1e12, 100.0 * ms[0] / ms[k], failed);
@@ -110,8 +114,8 @@ static inline void ladder_bench_lines(const ladder *L, const double *ms) {
     char prog[96], extra[160];
     extra[0] = '\0';
     L->bench_keys(L->ctx, k, ms, prog, sizeof(prog), extra, sizeof(extra));
-    print_bench(L->prac, prog, L->size, ladder_reps(L, k), ms[k], L->bytes > 0 ? L->bytes : -1.0,
-                L->bytes > 0 ? L->ref : NULL, extra);
+    print_bench_line(L->prac, prog, L->size, ladder_reps(L, k), ms[k], L->bytes > 0 ? L->bytes : -1.0,
+                     L->bytes > 0 ? L->ref : NULL, extra, L->effective && L->effective[k]);
   }
 }
 

@@ -184,16 +184,25 @@ int main(int argc, char **argv) {
   cudaEvent_t start, stop;
   checkCudaErrors(cudaEventCreate(&start));
   checkCudaErrors(cudaEventCreate(&stop));
-  bench_ref copy;
-  if (bench) copy = bench_reference(dev, (double)n * sizeof(float), reps); // a copy moving the bytes a sum reads
+  // a sum reads n floats and writes one number: its 100 % line is a read-only stream of the same bytes (timing.h)
+  bench_ref stream;
+  if (bench) stream = bench_reference(dev, (double)n * sizeof(float), reps), stream.read_only = 1;
+  float msb = 0.0f;
   for (int m = 0; m < 4; m++) {
     q.method = m + 1;
     float ms;
+    checkCudaErrors(cudaMemset(d_part, 0xff, nthreads_total * sizeof(float))); // NaN: an unwritten result fails
+    checkCudaErrors(cudaMemset(d_sum, 0xff, sizeof(double)));
     checkCudaErrors(cudaEventRecord(start));
     run_method(&q);
     checkCudaErrors(cudaEventRecord(stop));
     checkCudaErrors(cudaEventSynchronize(stop));
     checkCudaErrors(cudaEventElapsedTime(&ms, start, stop));
+    if (bench) { // timed on poisoned results, so that the check below judges what the last timed run left
+      checkCudaErrors(cudaMemset(d_part, 0xff, nthreads_total * sizeof(float)));
+      checkCudaErrors(cudaMemset(d_sum, 0xff, sizeof(double)));
+      msb = time_median_ms(run_method, &q, 2, reps);
+    }
 
     // error check: each method against what it must equal, within the rounding of its own additions
     double sum = 0.0, ref = gold, tol = quad_tolerance(0, (size_t)n, sum_abs);
@@ -228,10 +237,9 @@ int main(int argc, char **argv) {
     nbad += st.nbad != 0;
 
     if (bench && st.nbad == 0) {
-      float msb = time_median_ms(run_method, &q, 2, reps);
       char size[32];
       snprintf(size, sizeof(size), "%lld", n);
-      print_bench("2", progs[m], size, reps, msb, (double)n * sizeof(float), &copy, NULL);
+      print_bench("2", progs[m], size, reps, msb, (double)n * sizeof(float), &stream, NULL);
     }
   }
 
