@@ -25,6 +25,9 @@ import textwrap
 PAGE = os.environ.get("RESULTS") or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "results.md")
 DOCS = os.path.dirname(os.path.abspath(PAGE))
 CORE = ["reps", "ms", "GBps", "copy_GBps", "pct_copy", "peak_GBps", "pct_peak"]
+# a bandwidth's 100 % line: the copy; the read-only stream for a read-only kernel; the copy again for an
+# effective rate (temporal blocking's T sweeps counted as T sweeps' bytes), in a column of its own
+PCT = ["pct_copy", "pct_read", "pct_copy_effective"]
 KNOWN = {"h100": "H100", "h200": "H200"}  # the GPUs the workbook is measured on: the page says which are missing
 # keys a program picks for the GPU (a sweep's best block): shown a GPU, never part of what identifies a row
 TUNED = ["block", "kchunk", "blocks_per_sm", "paths_per_thread", "warps"]
@@ -48,14 +51,14 @@ LADDERS = [("1", "vector_add", r"vector_add", None), ("1", "color_inversion", r"
 
 def measured(k):
     """A measurement (or a figure derived from one), not part of what identifies a row."""
-    return (k in CORE or k in TUNED or k == "l2_resident" or re.match(r"(ms|pct|x|speedup|goal)_", k) is not None
+    return (k in CORE or k in TUNED or k == "l2_resident" or k.startswith("GBps") or re.match(r"(ms|pct|x|speedup|goal)_", k) is not None
             or re.search(r"(GBps|_per_s|_eff|_err|_over_.*)$", k) is not None or k in ("TFLOPs", "Gops", "resid")
             or k in PER_GPU)
 
 
 def shown(k):
     """The measurements the page shows a GPU: the time and the ratios (the CSVs keep every key)."""
-    return (k in ("ms", "pct_copy", "TFLOPs") or k in PER_GPU or k.startswith(("pct_cublas", "x_", "speedup_", "goal_"))
+    return (k in ("ms", "TFLOPs") or k in PCT or k in PER_GPU or k.startswith(("pct_cublas", "x_", "speedup_", "goal_"))
             or k.endswith("_eff") or "_over_" in k or k in TUNED)
 
 
@@ -142,7 +145,7 @@ def tables(data, prac):
         for _, per_gpu in members:
             for r in per_gpu.values():
                 vals += [k for k in r if shown(k) and k not in vals]
-        first = [k for k in ("ms", "pct_copy", "TFLOPs", "pct_cublas") if k in vals]
+        first = [k for k in ["ms"] + PCT + ["TFLOPs", "pct_cublas"] if k in vals]
         vals = first + [k for k in vals if k not in first and k not in TUNED] + [k for k in TUNED if k in vals]
         head = idcols + ["%s %s" % (label(g), v) for g in gpus for v in vals]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -175,11 +178,13 @@ def ladder_points(data, prac):
     if not ladders:
         return [], ""
     every = [r for _, n, rows in ladders for g in rows for r in rows[g] if r.get("n") == n]
-    use_peer = all(peer_pct(r) is not None or "pct_copy" not in r for r in every) and any(
+    def pct(r):
+        return next((float(r[k]) for k in PCT if k in r), None)
+    use_peer = all(peer_pct(r) is not None or pct(r) is None for r in every) and any(
         peer_pct(r) is not None for r in every)
-    value = peer_pct if use_peer else (lambda r: float(r["pct_copy"]) if "pct_copy" in r else None)
+    value = peer_pct if use_peer else pct
     what = ("% of the library peer (cuBLAS, cuFFT, CUB, cuSPARSE: its time / the kernel's), same run" if use_peer
-            else "% of a device-to-device copy of the same bytes, same run")
+            else "% of the copy (a read-only kernel: of a read-only stream) of the same bytes, same run")
     out = []
     for name, n, rows in ladders:
         progs, vals = [], {}  # a bar group a kernel: its prog, or its kernel= where that is a name
@@ -269,8 +274,12 @@ def page(data, old, tail):
         if g not in data:
             out.append("- **%s**: not yet measured with `make bench`" % KNOWN[g])
     out.append("\nBandwidth counts the fewest bytes each operation must move (each input read once, each output "
-               "written once), in GB/s (10^9 bytes/s); `pct_copy` compares it with a device-to-device copy "
-               "of the same size measured in the same run. Times are medians over `reps` timed runs after warm-up. "
+               "written once), in GB/s (10^9 bytes/s); `pct_copy` compares it with a copy of the same size "
+               "measured in the same run, the faster of `cudaMemcpy` device to device and a 16-byte copy kernel "
+               "(`memcpy_GBps`, `kernel_copy_GBps` in the CSVs). A kernel that reads and (next to) never writes, a "
+               "reduction, has `pct_read` instead: against a read-only stream of the same bytes (`read_GBps`). A "
+               "kernel that does several sweeps a pass over the data (temporal blocking) has `pct_copy_effective`: "
+               "its rate counted as if each sweep moved the data, which can pass 100 %. Times are medians over `reps` timed runs after warm-up. "
                "A row is one measurement (its program, size and the settings that say what ran); each GPU has "
                "its own columns: the time, the ratios (`pct_*` in %, `x_*` as a factor: the peer's time over "
                "this one's) and the block sizes its run chose; an empty cell: not measured there. The CSVs "

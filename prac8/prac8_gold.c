@@ -33,6 +33,20 @@ void recurrence_gold(double *v, double *mag, const float *s, const float *u, siz
   }
 }
 
+double recurrence_judge(const float *v, const double *gold, const double *mag, size_t n, double K, gold_stats *st) {
+  const double unit = 1.0 / 16777216.0;
+  double sumsq = 0.0, worst = 0.0;
+  gold_begin(st, n, 0.0, 0.0);
+  for (size_t i = 0; i < n; i++) {
+    st->atol = K * unit * mag[i];
+    gold_accumulate(st, i, (double)v[i], gold[i], &sumsq);
+    double ratio = fabs((double)v[i] - gold[i]) / (unit * mag[i]);
+    if (ratio > worst) worst = ratio;
+  }
+  gold_end(st, sumsq);
+  return worst;
+}
+
 /* one counting-sort pass on the byte at `shift`: stable, because keys are placed in input order */
 static void radix_pass(const unsigned *kin, const unsigned *vin, unsigned *kout, unsigned *vout, size_t n, int shift) {
   size_t count[256] = {0}, offset[256];

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "gold_check.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,6 +34,9 @@ void scan_gold_int(int *out, const int *in, size_t n);
 /* v in double; mag[n] = |s[n]| mag[n-1] + |u[n]|, the size of the terms v[n] is made of (its error bound
  * is a few float roundings times mag[n]) */
 void recurrence_gold(double *v, double *mag, const float *s, const float *u, size_t n);
+/* v (the GPU's) element by element against the gold within K u mag[i], u = 2^-24, into *st; returns the worst
+ * error in units of u mag[i] */
+double recurrence_judge(const float *v, const double *gold, const double *mag, size_t n, double K, gold_stats *st);
 
 /* ---- radix sort ----------------------------------------------------------------------------------- */
 

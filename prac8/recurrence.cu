@@ -179,21 +179,6 @@ static void run_lookback(void *arg) {
 static const char *method_name[3] = {"", "recurrence_block", "recurrence_lookback"};
 static const timed_fn method_fn[3] = {NULL, run_block, run_lookback};
 
-// element by element against its own bound K u mag[i] (u = 2^-24); returns the worst error in units of u mag[i]
-static double judge_v(const float *h_v, const double *h_gold, const double *h_mag, size_t N, double K, gold_stats *st) {
-  const double unit = 1.0 / 16777216.0;
-  double sumsq = 0.0, worst = 0.0;
-  gold_begin(st, N, 0.0, 0.0);
-  for (size_t i = 0; i < N; i++) {
-    st->atol = K * unit * h_mag[i];
-    gold_accumulate(st, i, (double)h_v[i], h_gold[i], &sumsq);
-    double ratio = fabs((double)h_v[i] - h_gold[i]) / (unit * h_mag[i]);
-    if (ratio > worst) worst = ratio;
-  }
-  gold_end(st, sumsq);
-  return worst;
-}
-
 int main(int argc, char **argv) {
   long long n = 1 << 24;
   int kernel = -1, bench = 0, reps = 20, seed = 1, ahead = -1;
@@ -274,7 +259,7 @@ int main(int argc, char **argv) {
     if (err) return result_fail("%s: a look-back waited %d times for a tile that never published", method_name[k],
                                 SPIN_LIMIT);
     gold_stats st;
-    double worst = judge_v(h_v, h_gold, h_mag, N, K, &st);
+    double worst = recurrence_judge(h_v, h_gold, h_mag, N, K, &st);
     printf("%s: %.3f ms (first call), rms recurrence error = %.3e, worst error = %.1f u mag (bound %.0f)\n",
            method_name[k], ms, st.rms_err, worst, K);
     gold_report(method_name[k], &st);
@@ -296,7 +281,7 @@ int main(int argc, char **argv) {
     // the last of the back-to-back launches (tickets and epochs carried over from the one before) is checked too
     checkCudaErrors(cudaMemcpy(h_v, p.d_v, bytes, cudaMemcpyDeviceToHost));
     gold_stats st;
-    double worst = judge_v(h_v, h_gold, h_mag, N, K, &st);
+    double worst = recurrence_judge(h_v, h_gold, h_mag, N, K, &st);
     printf("recurrence_lookback after the timed runs: worst error = %.1f u mag (bound %.0f)\n", worst, K);
     gold_report("recurrence_lookback", &st);
     nbad_all += st.nbad;
