@@ -208,7 +208,17 @@ int main(int argc, char **argv) {
     char size[64], extra[64];
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
     snprintf(extra, sizeof(extra), "block=%dx%d pitch=%d", bx, by, pitch);
+    checkCudaErrors(cudaMemset(d_u2, 0xff, dbytes)); // poisoned again: what the timed sweeps wrote is checked
     bench_report(&ref, "3", "laplace3d", size, launch_laplace3d, &a, reps, moved, extra);
+    // each timed run was one sweep from u1 (the checked result above, equal to the gold's h_u1) into u2: u2 must
+    // be exactly one more gold sweep of it
+    if (!pad)
+      checkCudaErrors(cudaMemcpy(h_u2, d_u2, bytes, cudaMemcpyDeviceToHost));
+    else
+      copy_out_padded(h_u2, d_u2, NX, NY, NZ, pitch);
+    Gold_laplace3d(NX, NY, NZ, h_u1, h_u3);
+    compare_float(h_u2, h_u3, npoints, 0.0, 0.0, &st);
+    gold_report("u after the timed sweeps", &st);
   }
 
   // release GPU and CPU memory (after an odd REPEAT the gold's swaps leave u1 and u3 exchanged)
