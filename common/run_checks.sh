@@ -3,7 +3,8 @@
 # judge each by its verdict line and exit code, and close with "N passed, N failed, N skipped".
 #
 # A line of a runs file:
-#   TAG [expect=PASS|FAIL|SKIP] [out=FILE] [course=FILE] [timeout=SECONDS] [tool=T] [env=NAME=VALUE]... PROGRAM [ARGS...]
+#   TAG [expect=PASS|FAIL|SKIP] [why=REGEX] [out=FILE] [course=FILE] [timeout=SECONDS] [tool=T] [env=NAME=VALUE]...
+#       PROGRAM [ARGS...]
 #   TAG      check | bench | sanitize | profile | bad; blank lines and # comments are ignored, and any
 #            other first word is an error in the runs file (reported with its file and line number)
 #   expect   the verdict the run must end with (default PASS). A run that ends with RESULT: SKIP and
@@ -11,6 +12,14 @@
 #            that expect=SKIP passes on a SKIP for any reason other than having no GPU. An exercise line
 #            (exercises/x) with expect=FAIL also passes on a PASS once the learner has edited x's files in
 #            exercises/ (exercise_edited, below): their finished exercise.
+#   why      the reason an expect=FAIL run must fail for: an extended regular expression (bash's [[ =~ ]]),
+#            matched against the reason of its verdict line, the text inside RESULT: FAIL (...). A FAIL whose
+#            reason does not match (a CUDA error, an out-of-memory, an exception where a wrong sum was meant)
+#            is a FAIL that names both. A line is split at spaces, so the regex holds none: write `.` (any
+#            character) or [[:space:]] for one, as in why=^bad.input:.device.memory.for. It matches
+#            anywhere in the reason unless anchored (^, $). Every expect=FAIL line must have one, and only
+#            they may: a line without it, with an empty one or with one that is not a valid regex is an error
+#            in the runs file (file and line number), found whatever TAG is run.
 #   out      a file of pinned output that the run must reproduce; lines naming the GPU are ignored.
 #   course   a file of the course's own lines (pracN/course/PROGRAM.out: what the course's program prints in
 #            its default run). The run's output must be those lines, one for one, with the same words, spaces
@@ -137,12 +146,12 @@ for runs in "$@"; do
       continue
       ;;
     esac
-    [ "$first" = "$tag" ] || continue
-    expect=PASS out='' course='' limit=900 tool='' envs=()
+    expect=PASS why_re='' has_why=0 out='' course='' limit=900 tool='' envs=()
     read -r -a words <<<"$rest"
     while [ ${#words[@]} -gt 0 ]; do
       case ${words[0]} in
       expect=*) expect=${words[0]#expect=} ;;
+      why=*) why_re=${words[0]#why=} has_why=1 ;;
       out=*) out=${words[0]#out=} ;;
       course=*) course=${words[0]#course=} ;;
       timeout=*) limit=${words[0]#timeout=} ;;
@@ -152,6 +161,21 @@ for runs in "$@"; do
       esac
       words=("${words[@]:1}")
     done
+    # why= is checked on every line, whatever TAG is run (as the tag is): a negative test without its reason
+    # would pass on any FAIL (a crash, an out-of-memory), and make test must find it even on a sanitize line
+    if [ "$expect" = FAIL ] && [ $has_why = 0 ]; then
+      report FAIL "$runs:$lineno" "an expect=FAIL line needs why=REGEX, the reason it must fail for: common/run_checks.sh says how"
+      continue
+    fi
+    if [ $has_why = 1 ]; then
+      [[ '' =~ $why_re ]]
+      re_rc=$? # 2: not a valid regex
+      if [ "$expect" != FAIL ] || [ -z "$why_re" ] || [ $re_rc = 2 ]; then
+        report FAIL "$runs:$lineno" "why=$why_re: why= takes a valid extended regex, on expect=FAIL lines only"
+        continue
+      fi
+    fi
+    [ "$first" = "$tag" ] || continue
     if [ ${#words[@]} = 0 ]; then
       report FAIL "$runs:$lineno" "a '$first' line names no program"
       continue
@@ -175,8 +199,13 @@ for runs in "$@"; do
     # turn that one into a FAIL; a SKIP for having no GPU is still caught below
     [ "$expect" = SKIP ] && envs+=("REQUIRE_GPU=")
     # a line that must PASS has its sizes chosen by the workbook: where this GPU is too small for them, the
-    # program SKIPs with the reason instead of calling them bad input (gpu_policy.h, gpu_sized_by_runs)
-    [ "$expect" = PASS ] && [ "$tag" != bad ] && envs+=("WORKBOOK_RUNS_LINE=1")
+    # program SKIPs with the reason instead of calling them bad input (gpu_policy.h, gpu_sized_by_runs); on every
+    # other line it is unset, whatever the caller's environment, so that a size too big stays bad input (a FAIL)
+    if [ "$expect" = PASS ] && [ "$tag" != bad ]; then
+      envs+=("WORKBOOK_RUNS_LINE=1")
+    else
+      envs+=("WORKBOOK_RUNS_LINE=")
+    fi
     base_name=$name base_words=("${words[@]}")
     for tool in "${tools[@]}"; do
       name=$base_name words=("${base_words[@]}")
@@ -232,6 +261,11 @@ for runs in "$@"; do
       fi
       if [ "$verdict" != "$expect" ]; then
         report FAIL "$name" "expected $expect, got $verdict${why:+: $why}"
+        printf '%s\n' "$output" | show_tail
+        continue
+      fi
+      if [ "$expect" = FAIL ] && ! [[ $why =~ $why_re ]]; then
+        report FAIL "$name" "failed, but for another reason: '$why' does not match why=$why_re"
         printf '%s\n' "$output" | show_tail
         continue
       fi

@@ -84,11 +84,60 @@ if [ "$1" = fail ]; then echo "runsline=${WORKBOOK_RUNS_LINE:-unset}"; echo "RES
 echo "runsline=${WORKBOOK_RUNS_LINE:-unset}"; echo "RESULT: PASS"
 P
 chmod +x "$t/pracX/runsline"
-printf 'check runsline\ncheck expect=FAIL runsline fail\nbad runsline bad\n' >"$t/pracX/runs"
+printf 'check runsline\ncheck expect=FAIL why=^as.asked$ runsline fail\nbad runsline bad\n' >"$t/pracX/runs"
 out=$(VERBOSE=1 common/run_checks.sh check "$t/pracX/runs"; common/run_checks.sh bad "$t/pracX/runs")
 [ "$(grep -c 'runsline=1' <<<"$out")" = 1 ] && grep -q 'runsline=unset' <<<"$out" &&
   grep -q 'rejected: runsline=unset' <<<"$out"
 ok "run_checks: WORKBOOK_RUNS_LINE only on lines that must PASS" $?
+# ...and not even when the caller's environment has it
+out=$(export WORKBOOK_RUNS_LINE=1; VERBOSE=1 common/run_checks.sh check "$t/pracX/runs"; common/run_checks.sh bad "$t/pracX/runs")
+[ "$(grep -c 'runsline=1' <<<"$out")" = 1 ] && grep -q 'runsline=unset' <<<"$out" &&
+  grep -q 'rejected: runsline=unset' <<<"$out"
+ok "run_checks: a WORKBOOK_RUNS_LINE in the caller's environment does not reach FAIL and bad lines" $?
+
+# 4c'. an expect=FAIL line passes only on a FAIL for its reason, why=REGEX matched against RESULT: FAIL (...)
+cat >"$t/pracX/neg" <<'P'
+#!/bin/sh
+case $1 in
+sum) echo "sum: 1 values, max abs err = 1.0e+00"; echo "RESULT: FAIL (a step's sum is outside its tolerance (see above))" ;;
+oom) echo "CUDA error at neg.cu:12 code=2(cudaErrorMemoryAllocation) \"cudaMalloc(&d_x, bytes)\"" >&2
+  echo "RESULT: FAIL (cudaErrorMemoryAllocation at neg.cu:12)" ;;
+big) echo "RESULT: FAIL (bad input: device memory for u: 1.00 GiB needed, only 0.06 GiB free)" ;;
+crash) kill -SEGV $$ ;;
+esac
+exit 1
+P
+chmod +x "$t/pracX/neg"
+printf '%s\n' 'check expect=FAIL why=^a.step.s.sum.is.outside neg sum' 'check expect=FAIL why=^a.step.s.sum.is.outside neg oom' \
+  'check expect=FAIL why=^a.step.s.sum.is.outside neg crash' >"$t/pracX/runs"
+out=$(common/run_checks.sh check "$t/pracX/runs")
+grep -q "^PASS  pracX/neg sum  (fails as it should: a step's sum is outside its tolerance (see above))" <<<"$out" &&
+  grep -q "^FAIL  pracX/neg oom  (failed, but for another reason: 'cudaErrorMemoryAllocation at neg.cu:12' does not match why=^a.step.s.sum.is.outside)" <<<"$out" &&
+  grep -q '^FAIL  pracX/neg crash  (no RESULT line' <<<"$out" && grep -q '^1 passed, 2 failed' <<<"$out"
+ok "run_checks: expect=FAIL passes on its reason; a CUDA error or a crash instead fails, naming why= and the reason" $?
+# a space in the reason: [[:space:]] or . (a runs line is split at spaces); anchors and alternatives hold
+printf '%s\n' 'check expect=FAIL why=^bad[[:space:]]input:[[:space:]]device[[:space:]]memory neg big' \
+  'check expect=FAIL why=^bad.input:.device.memory.for.*needed neg big' 'check expect=FAIL why=(GiB.free)$ neg big' \
+  'check expect=FAIL why=^(out.of.memory|bad.input:.-n) neg big' >"$t/pracX/runs"
+out=$(common/run_checks.sh check "$t/pracX/runs")
+[ "$(grep -c '^PASS  pracX/neg big  (fails as it should: bad input: device memory for u' <<<"$out")" = 3 ] &&
+  grep -q "^FAIL  pracX/neg big  (failed, but for another reason: 'bad input: device memory for u: 1.00 GiB needed, only 0.06 GiB free' does not match why=^(out.of.memory|bad.input:.-n))" <<<"$out" &&
+  grep -q '^3 passed, 1 failed' <<<"$out"
+ok "run_checks: why= with [[:space:]] or . for a space, anchors and alternatives" $?
+# an expect=FAIL line without why= is an error in the runs file, whatever TAG is run (a sanitize line too);
+# so are an empty or invalid why= and a why= on a line that does not expect FAIL
+printf '%s\n' 'check expect=FAIL neg sum' 'sanitize expect=FAIL neg sum' 'check expect=FAIL why= neg sum' \
+  'check expect=FAIL why=(sum neg sum' 'check why=sum pass' 'check expect=FAIL why=sum neg sum' >"$t/pracX/runs"
+out=$(common/run_checks.sh check "$t/pracX/runs")
+bad_out=$(common/run_checks.sh bad "$t/pracX/runs")
+grep -q "^FAIL  $t/pracX/runs:1  (an expect=FAIL line needs why=REGEX" <<<"$out" &&
+  grep -q "^FAIL  $t/pracX/runs:2  (an expect=FAIL line needs why=REGEX" <<<"$out" &&
+  grep -q "^FAIL  $t/pracX/runs:3  (why=: why= takes a valid extended regex" <<<"$out" &&
+  grep -q "^FAIL  $t/pracX/runs:4  (why=(sum: why= takes a valid extended regex" <<<"$out" &&
+  grep -q "^FAIL  $t/pracX/runs:5  (why=sum: why= takes a valid extended regex, on expect=FAIL lines only" <<<"$out" &&
+  grep -q '^PASS  pracX/neg sum' <<<"$out" && grep -q '^1 passed, 5 failed' <<<"$out" &&
+  grep -q '^0 passed, 5 failed' <<<"$bad_out" && ! common/run_checks.sh bad "$t/pracX/runs" >/dev/null
+ok "run_checks: expect=FAIL without why=, an empty or invalid why=, why= without expect=FAIL: runs-file errors" $?
 
 # 4d. a sanitize line without tool= runs under memcheck and initcheck; with tool=, under that tool alone
 mkdir -p "$t/bin"
@@ -217,7 +266,7 @@ ok "results.py --from-csv rewrites the same page from the CSVs, keeping the verd
 mkdir -p "$t/pracE/exercises"
 printf '#!/bin/sh\necho "RESULT: PASS"\n' >"$t/pracE/exercises/x"
 chmod +x "$t/pracE/exercises/x"
-printf 'check expect=FAIL exercises/x\n' >"$t/pracE/runs"
+printf 'check expect=FAIL why=^exercise.not.done exercises/x\n' >"$t/pracE/runs"
 out=$(common/run_checks.sh check "$t/pracE/runs")
 grep -q '^FAIL  pracE/exercises/x  (expected FAIL, got PASS' <<<"$out"
 ok "run_checks: outside a git clone, an exercise that PASSes is a FAIL" $?
@@ -238,7 +287,7 @@ ok "run_checks: once exercises/ is edited, its PASS is the learner's finished ex
   printf '.obj/exercises/y/y.cu.o: y.cu exercises/y_step.cuh\n' >.obj/exercises/y/y.cu.d &&
   printf '.obj/\n' >.gitignore && git add -A && git -c user.name=t -c user.email=t@t commit -qm two &&
   git branch -q upstream && git branch -q --set-upstream-to=upstream &&
-  printf 'check expect=FAIL exercises/x\ncheck expect=FAIL exercises/y\n' >runs && echo '// done' >>exercises/y_step.cuh)
+  printf 'check expect=FAIL why=^exercise.not.done exercises/%s\n' x y >runs && echo '// done' >>exercises/y_step.cuh)
 out=$(common/run_checks.sh check "$t/pracE/runs")
 grep -q '^FAIL  pracE/exercises/x  (expected FAIL, got PASS' <<<"$out" && grep -q '^PASS  pracE/exercises/y  (your exercise passes' <<<"$out"
 ok "run_checks: an exercise counts as edited by its own files alone" $?
