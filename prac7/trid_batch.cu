@@ -20,7 +20,10 @@
  *                      while it solves this one
  * -lib adds cuSPARSE's gtsv2StridedBatch (same layout) and gtsvInterleavedBatch (interleaved layout), with
  * their residuals (batch/b0_cusparse.cuh); -bench times everything against a device-to-device copy of the
- * same 20 bytes an unknown (a, b, c, d read, x written).
+ * same 20 bytes an unknown (a, b, c, d read, x written), and against the faster cuSPARSE call at this n for a
+ * caller with the strided layout (x_gtsv2, peer=strided|interleaved: gtsv2StridedBatch, or
+ * gtsvInterleavedBatch with the transposes it needs), and checks the solution each solver's last timed run
+ * left (batch/check.cuh).
  *   nvcc -O3 -arch=native -I. -I../common trid_batch.cu trid_gold.c -lcusparse -Xcompiler -fopenmp -o trid_batch
  */
 #define COURSE_STEPS "practical 7, workbook steps 7-10 (beyond the course)"
@@ -41,35 +44,9 @@
 #include "batch/b1_pcr_block.cuh"
 #include "batch/b2_thomas_thread.cuh"
 #include "batch/b3_hybrid.cuh"
+#include "batch/check.cuh"
 
 #define MAX_UNKNOWNS (1LL << 28) // n * batch: 1 GiB an array
-
-// ---- the checks -------------------------------------------------------------------------------------------
-// Float against the double Thomas gold. A CPU float model of PCR and of the hybrid on these systems (off-
-// diagonals at most 0.8 of the diagonal, so errors are damped; |x| < 2) stays under 6e-7 at n = 3 .. 1024:
-// 4e-6 leaves a margin of 6. The residual ||Ax - d|| / ||d|| of a float solve is a few float epsilons.
-#define X_ATOL 4e-6
-#define RESID_MAX 4e-6
-
-typedef struct {
-  const char *name;
-  gold_stats st;
-  double resid;
-  int ok;
-} solver_check;
-
-static solver_check check_solution(const char *name, int n, int batch, const float *h_a, const float *h_b,
-                                   const float *h_c, const float *h_d, const float *h_x, const double *h_gold) {
-  solver_check r;
-  r.name = name;
-  compare_float_double(h_x, h_gold, (size_t)n * batch, X_ATOL, 0.0, &r.st);
-  r.resid = Gold_residual_batch(n, batch, h_a, h_b, h_c, h_d, h_x);
-  r.ok = r.st.nbad == 0 && r.resid <= RESID_MAX;
-  printf("%-28s max |x - gold| = %.3e, rms = %.3e, residual = %.3e  %s\n", name, r.st.max_abs_err, r.st.rms_err,
-         r.resid, r.ok ? "ok" : "WRONG");
-  if (!r.ok) gold_report(name, &r.st);
-  return r;
-}
 
 static uint32_t rng_state;
 static float rng_uniform(void) { // xorshift32: [0, 1)
@@ -98,11 +75,17 @@ int main(int argc, char **argv) {
     args_fail("-bench compares with cuSPARSE, whose gtsv routines need n >= 3 (n = %d)", n);
   if (bench) lib = 1;
   int lmax = hybrid_lmax(n);
-  if (lmax <= 32 && hybrid_smem(lmax, warps) > 227 * 1024) // the most any GPU gives a block (sm_90)
-    args_fail("-warps=%d at n = %d needs %zu bytes of shared memory a block, more than 227 KB", warps, n,
-              hybrid_smem(lmax, warps));
 
   int dev = findCudaDevice(argc, argv);
+  // this GPU's most shared memory a block (opt-in), before any GPU work: -warps typed beyond it is bad input;
+  // the default gets fewer warps a block where it does not fit
+  size_t optin = (size_t)device_limits(dev)->smem_block_optin;
+  while (n >= 64 && lmax <= 32 && hybrid_smem(lmax, warps) > optin) { // (n < 64 uses no shared memory)
+    if (args_given(argc, argv, "warps") || warps == 1)
+      device_limit_exceeded("-warps=%d at n = %d needs %zu bytes of shared memory a block, this GPU gives %zu",
+                            warps, n, hybrid_smem(lmax, warps), optin);
+    warps /= 2;
+  }
   size_t N = (size_t)n * batch, bytes = N * sizeof(float);
   int user_sized = args_given(argc, argv, "n") || args_given(argc, argv, "batch");
   // 5 strided + 5 interleaved arrays, w (2 N floats: Thomas's c', or the big hybrid's chunks), a working copy
@@ -145,15 +128,6 @@ int main(int argc, char **argv) {
 
   trid_args t = {n, batch, warps, d_a, d_b, d_c, d_d, d_ai, d_bi, d_ci, d_di, d_x, d_xi, d_w};
   to_interleaved(&t); // the interleaved copies (xi is written by the solvers before anything reads it)
-  // this GPU's most shared memory a block (opt-in): fewer warps a block where the default does not fit
-  size_t optin = (size_t)device_limits(dev)->smem_block_optin;
-  while (n >= 64 && lmax <= 32 && hybrid_smem(lmax, warps) > optin) { // (n < 64 uses no shared memory)
-    if (args_given(argc, argv, "warps") || warps == 1)
-      device_limit_exceeded("-warps=%d at n = %d needs %zu bytes of shared memory a block, this GPU gives %zu",
-                            warps, n, hybrid_smem(lmax, warps), optin);
-    warps /= 2;
-  }
-  t.warps = warps;
   hybrid_allow_smem(warps, optin);
 
   // Gold treatment: Thomas in double, every system
@@ -161,28 +135,22 @@ int main(int argc, char **argv) {
   Gold_thomas_batch(n, batch, h_a, h_b, h_c, h_d, h_gold);
   printf("Gold_thomas_batch: %.1f (ms)\n", wall_ms() - t0);
 
-  // each solver: poison x (NaN), solve, copy back, check
+  // each solver: on poisoned x and xi (NaN), solve, copy back, check (check_device poisons them again)
+  host_sys hs = {h_a, h_b, h_c, h_d, h_x, h_gold};
+  checkCudaErrors(cudaMemset(d_x, 0xff, bytes));
+  checkCudaErrors(cudaMemset(d_xi, 0xff, bytes));
   int nfail = 0;
   solver_check chk[5];
   int nchk = 0;
   if (n <= PCR_MAX_N) {
-    checkCudaErrors(cudaMemset(d_x, 0xff, bytes));
     launch_pcr_block(&t);
-    checkCudaErrors(cudaMemcpy(h_x, d_x, bytes, cudaMemcpyDeviceToHost));
-    chk[nchk++] = check_solution("GPU_pcr_block", n, batch, h_a, h_b, h_c, h_d, h_x, h_gold);
+    chk[nchk++] = check_device("GPU_pcr_block", &t, 0, &hs);
   }
-  checkCudaErrors(cudaMemset(d_xi, 0xff, bytes));
-  checkCudaErrors(cudaMemset(d_x, 0xff, bytes));
   launch_thomas_thread(&t);
-  to_layout(n, batch, d_xi, d_x);
-  checkCudaErrors(cudaMemcpy(h_x, d_x, bytes, cudaMemcpyDeviceToHost));
   int ith = nchk, ihy = nchk + 1; // where the Thomas and hybrid checks are kept
-  chk[nchk++] = check_solution("GPU_thomas_thread", n, batch, h_a, h_b, h_c, h_d, h_x, h_gold);
-
-  checkCudaErrors(cudaMemset(d_x, 0xff, bytes));
+  chk[nchk++] = check_device("GPU_thomas_thread", &t, 1, &hs);
   launch_hybrid(&t);
-  checkCudaErrors(cudaMemcpy(h_x, d_x, bytes, cudaMemcpyDeviceToHost));
-  chk[nchk++] = check_solution("GPU_trid_hybrid", n, batch, h_a, h_b, h_c, h_d, h_x, h_gold);
+  chk[nchk++] = check_device("GPU_trid_hybrid", &t, 0, &hs);
   printf("(GPU_trid_hybrid: %s, %d warps a block)\n",
          n < 64 ? "short path, rows straight into PCR"
                 : lmax <= 32 ? "chunks in registers" : "chunks in global memory (n > 1024)", warps);
@@ -198,68 +166,81 @@ int main(int argc, char **argv) {
   if (lib) {
     lib_open(&l, &t, algo);
 
-    checkCudaErrors(cudaMemset(d_x, 0xff, bytes));
     lib_strided(&l);
-    checkCudaErrors(cudaMemcpy(h_x, d_x, bytes, cudaMemcpyDeviceToHost));
-    chk[nchk] = check_solution("cusparseSgtsv2StridedBatch", n, batch, h_a, h_b, h_c, h_d, h_x, h_gold);
+    chk[nchk] = check_device("cusparseSgtsv2StridedBatch", &t, 0, &hs);
     lib_resid[0] = chk[nchk++].resid;
 
     l.restore_coeffs = 1;
     l.x = d_xi;
     lib_inter(&l);
-    to_layout(n, batch, d_xi, d_x);
-    checkCudaErrors(cudaMemcpy(h_x, d_x, bytes, cudaMemcpyDeviceToHost));
-    chk[nchk] = check_solution("cusparseSgtsvInterleavedBatch", n, batch, h_a, h_b, h_c, h_d, h_x, h_gold);
+    chk[nchk] = check_device("cusparseSgtsvInterleavedBatch", &t, 1, &hs);
     lib_resid[1] = chk[nchk++].resid;
     l.restore_coeffs = lib_writes_coeffs(&l, h_a, h_b, h_c, d_x); // (compared back in the strided layout)
     printf("gtsvInterleavedBatch %s its coefficient arrays\n", l.restore_coeffs ? "overwrites" : "leaves alone");
   }
   for (int q = 0; q < nchk; q++) nfail += !chk[q].ok;
 
-  // step 10: the timings, each solver against the copy of the same 20 bytes an unknown
+  // step 10: the timings, each solver against the copy of the same 20 bytes an unknown. The peer is the faster
+  // cuSPARSE call for a caller with the strided layout: gtsv2StridedBatch, or gtsvInterleavedBatch plus the
+  // transposes it needs (a, b, c, d in, x out); x_gtsv2 is the peer's time over a solver's, both for that caller
+  const char *timed_bad = NULL; // the first solver whose last timed run left a wrong solution
   if (bench && nfail == 0) {
     double moved = 20.0 * (double)N;
     bench_ref ref = bench_reference(dev, moved, reps);
-    char size[64], extra[160];
+    char size[64], extra[200];
     snprintf(size, sizeof(size), "%dx%d", n, batch);
     l.x = d_x;
     float ms_reset = time_median_ms(lib_strided_reset, &l, 3, reps);
     float ms_strided = time_median_ms(lib_strided, &l, 3, reps) - ms_reset;
+    check_timed("cusparseSgtsv2StridedBatch (timed)", &t, 0, &hs, &timed_bad);
     printf("cusparseSgtsv2StridedBatch: %.4f ms with the copy of d into x, %.4f ms for that copy alone\n",
            ms_strided + ms_reset, ms_reset);
     l.x = d_xi;
     float ms_ireset = time_median_ms(lib_inter_reset, &l, 3, reps);
     float ms_inter = time_median_ms(lib_inter, &l, 3, reps) - ms_ireset;
+    check_timed("cusparseSgtsvInterleavedBatch (timed)", &t, 1, &hs, &timed_bad);
     printf("cusparseSgtsvInterleavedBatch: %.4f ms with its restores, %.4f ms for the restores alone\n",
            ms_inter + ms_ireset, ms_ireset);
     float ms_trans = time_median_ms(launch_transposes, &t, 3, reps);
+    printf("the interleaved layout's transposes (a, b, c, d in, x out): %.4f ms, which a caller with the "
+           "strided layout adds to each interleaved solver\n", ms_trans);
+    int inter_peer = ms_inter + ms_trans < ms_strided;
+    float ms_peer = inter_peer ? ms_inter + ms_trans : ms_strided;
+    const char *peer = inter_peer ? "interleaved" : "strided";
+    printf("the cuSPARSE peer at n = %d: %s, %.4f ms (gtsv2StridedBatch %.4f, gtsvInterleavedBatch + transposes "
+           "%.4f)\n", n, inter_peer ? "gtsvInterleavedBatch + transposes" : "gtsv2StridedBatch", ms_peer, ms_strided,
+           ms_inter + ms_trans);
 
     snprintf(extra, sizeof(extra), "resid=%.2e", lib_resid[0]);
     print_bench("7", "cusparse_gtsv2StridedBatch", size, reps, ms_strided, moved, &ref, extra);
-    snprintf(extra, sizeof(extra), "algo=%d resid=%.2e x_gtsv2=%.2f", algo, lib_resid[1], ms_strided / ms_inter);
+    snprintf(extra, sizeof(extra), "algo=%d resid=%.2e ms_with_transposes=%.4f peer=%s x_gtsv2=%.2f", algo,
+             lib_resid[1], ms_inter + ms_trans, peer, ms_peer / (ms_inter + ms_trans));
     print_bench("7", "cusparse_gtsvInterleavedBatch", size, reps, ms_inter, moved, &ref, extra);
     if (n <= PCR_MAX_N) {
       float ms = time_median_ms(launch_pcr_block, &t, 3, reps);
-      snprintf(extra, sizeof(extra), "resid=%.2e x_gtsv2=%.2f", chk[0].resid, ms_strided / ms);
+      check_timed("GPU_pcr_block (timed)", &t, 0, &hs, &timed_bad);
+      snprintf(extra, sizeof(extra), "resid=%.2e peer=%s x_gtsv2=%.2f", chk[0].resid, peer, ms_peer / ms);
       print_bench("7", "trid_pcr_block", size, reps, ms, moved, &ref, extra);
     }
     float ms_tt = time_median_ms(launch_thomas_thread, &t, 3, reps);
-    snprintf(extra, sizeof(extra), "layout=interleaved resid=%.2e x_gtsv2=%.2f x_interleaved=%.2f",
-             chk[ith].resid, ms_strided / ms_tt, ms_inter / ms_tt);
+    check_timed("GPU_thomas_thread (timed)", &t, 1, &hs, &timed_bad);
+    // its own layout is the interleaved one: against the peer, with the transposes a strided caller adds
+    snprintf(extra, sizeof(extra),
+             "layout=interleaved resid=%.2e ms_with_transposes=%.4f peer=%s x_gtsv2=%.2f x_interleaved=%.2f",
+             chk[ith].resid, ms_tt + ms_trans, peer, ms_peer / (ms_tt + ms_trans), ms_inter / ms_tt);
     print_bench("7", "trid_thomas_thread", size, reps, ms_tt, moved, &ref, extra);
-    printf("the interleaved layout's transposes (a, b, c, d in, x out): %.4f ms, which a caller with the "
-           "strided layout adds to each interleaved solver\n", ms_trans);
     // the hybrid at 1, 2, 4, 8 warps a block, then the best one reported
     float best;
     int best_w = hybrid_best_warps(&t, lmax, optin, reps, moved, &best);
     t.warps = best_w;
     hybrid_allow_smem(best_w, optin);
-    snprintf(extra, sizeof(extra), "warps=%d resid=%.2e x_gtsv2=%.2f x_interleaved=%.2f", best_w,
-             chk[ihy].resid, ms_strided / best, ms_inter / best);
+    snprintf(extra, sizeof(extra), "warps=%d resid=%.2e peer=%s x_gtsv2=%.2f x_strided=%.2f x_interleaved=%.2f",
+             best_w, chk[ihy].resid, peer, ms_peer / best, ms_strided / best, ms_inter / best);
     float ms_h = bench_report(&ref, "7", "trid_hybrid", size, launch_hybrid, &t, reps, moved, extra);
-    printf("GPU_trid_hybrid: %.2fx gtsv2StridedBatch, %.2fx gtsvInterleavedBatch; residual %.2e against "
-           "cuSPARSE's %.2e and %.2e\n", ms_strided / ms_h, ms_inter / ms_h, chk[ihy].resid, lib_resid[0],
-           lib_resid[1]);
+    check_timed("GPU_trid_hybrid (timed)", &t, 0, &hs, &timed_bad);
+    printf("GPU_trid_hybrid: %.2fx the cuSPARSE peer (%s), %.2fx gtsv2StridedBatch, %.2fx gtsvInterleavedBatch "
+           "without its transposes; residual %.2e against cuSPARSE's %.2e and %.2e\n", ms_peer / ms_h, peer,
+           ms_strided / ms_h, ms_inter / ms_h, chk[ihy].resid, lib_resid[0], lib_resid[1]);
   }
 
   if (lib) lib_close(&l);
@@ -278,5 +259,6 @@ int main(int argc, char **argv) {
         return result_fail("%s: %zu of %zu values outside tolerance, residual %.3e (limit %.1e)", chk[q].name,
                            chk[q].st.nbad, chk[q].st.n, chk[q].resid, RESID_MAX);
   }
+  if (timed_bad) return result_fail("%s: the solution its last timed run left is wrong (see above)", timed_bad);
   return result_pass();
 }
