@@ -181,23 +181,17 @@ int main(int argc, char **argv) {
   // method 3: ask CUB how much temporary storage it needs, and allocate it once
   checkCudaErrors(cub::DeviceReduce::TransformReduce(NULL, q.temp_bytes, d_z, d_sum, n, add_op(), quad_term_op(), 0.0));
   checkCudaErrors(cudaMalloc(&q.d_temp, q.temp_bytes));
-  cudaEvent_t start, stop;
-  checkCudaErrors(cudaEventCreate(&start));
-  checkCudaErrors(cudaEventCreate(&stop));
   // a sum reads n floats and writes one number: its 100 % line is a read-only stream of the same bytes (timing.h)
   bench_ref stream;
   if (bench) stream = bench_reference(dev, (double)n * sizeof(float), reps), stream.read_only = 1;
   float msb = 0.0f;
   for (int m = 0; m < 4; m++) {
     q.method = m + 1;
-    float ms;
     checkCudaErrors(cudaMemset(d_part, 0xff, nthreads_total * sizeof(float))); // NaN: an unwritten result fails
     checkCudaErrors(cudaMemset(d_sum, 0xff, sizeof(double)));
-    checkCudaErrors(cudaEventRecord(start));
+    event_timer t = event_timer_start();
     run_method(&q);
-    checkCudaErrors(cudaEventRecord(stop));
-    checkCudaErrors(cudaEventSynchronize(stop));
-    checkCudaErrors(cudaEventElapsedTime(&ms, start, stop));
+    float ms = event_timer_stop(&t);
     if (bench) { // timed on poisoned results, so that the check below judges what the last timed run left
       checkCudaErrors(cudaMemset(d_part, 0xff, nthreads_total * sizeof(float)));
       checkCudaErrors(cudaMemset(d_sum, 0xff, sizeof(double)));
@@ -251,8 +245,6 @@ int main(int argc, char **argv) {
 
   // tidy up
   checkCudaErrors(curandDestroyGenerator(gen));
-  checkCudaErrors(cudaEventDestroy(start));
-  checkCudaErrors(cudaEventDestroy(stop));
   checkCudaErrors(cudaFree(d_z));
   checkCudaErrors(cudaFree(d_part));
   checkCudaErrors(cudaFree(d_sum));
