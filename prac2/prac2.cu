@@ -189,7 +189,7 @@ static int paths_hold(const path_check *pc, int h_N, char *why, size_t len) {
 // -philox: the numbers themselves, against an independent CPU Monte Carlo (prac2_device's check). The spread
 // of one payoff comes from the CPU's large sample, so that a handful of GPU paths (one: no spread at all) is
 // judged fairly: the payoff is 0 or exp(-rT), with probability about 0.44, so even one path lies within 1.2 of
-// these standard errors and every -npath passes. Returns z; |z| <= 4 passes.
+// these standard errors: a right answer passes at every -npath. Returns z; |z| <= 4 passes.
 static double philox_zscore(double avg, int npath, double cpu_avg, double cpu_err, long long cpupaths) {
   double sd_one = cpu_err * sqrt((double)cpupaths);
   double gpu_err = sd_one / sqrt((double)npath);
