@@ -97,58 +97,46 @@ static inline void timing_copy(void *p) {
   checkCudaErrors(cudaMemcpyAsync(a->dst, a->src, a->bytes, cudaMemcpyDeviceToDevice));
 }
 
-#define TIMING_STREAM_THREADS 256
-#define TIMING_STREAM_UNROLL 4 /* 16-byte loads in flight per thread: enough to cover DRAM latency */
-
-/* The copy as a kernel: 16 bytes a load, grid-stride, TIMING_STREAM_UNROLL loads in flight per thread before
- * their stores. cudaMemcpy's device-to-device copy is a few per cent below this on some GPUs, so a kernel
- * could beat "the copy" if the copy were cudaMemcpy alone. */
+/* The copy as a kernel: one 16-byte load and store per thread, a block of 1024 threads on 1024 consecutive
+ * uint4s, as many blocks as it takes. cudaMemcpy's device-to-device copy can run a few per cent below such a
+ * kernel, and then a kernel could beat "the copy" only because the copy was slow. (Why this shape and not a grid-stride
+ * loop: docs/notes/baselines.md.) */
+#define TIMING_COPY_THREADS 1024
 static __global__ void timing_copy_kernel(uint4 *__restrict__ dst, const uint4 *__restrict__ src, size_t n16) {
-  size_t stride = (size_t)gridDim.x * blockDim.x, i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  for (; i + (TIMING_STREAM_UNROLL - 1) * stride < n16; i += TIMING_STREAM_UNROLL * stride) {
-    uint4 v[TIMING_STREAM_UNROLL];
-#pragma unroll
-    for (int u = 0; u < TIMING_STREAM_UNROLL; u++) v[u] = src[i + u * stride];
-#pragma unroll
-    for (int u = 0; u < TIMING_STREAM_UNROLL; u++) dst[i + u * stride] = v[u];
-  }
-  for (; i < n16; i += stride) dst[i] = src[i];
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n16) dst[i] = src[i];
 }
 
-/* The read-only stream: every 16 bytes read once, nothing written but a word no run can match (`never` is
- * not a sum the loads can make, and the compiler cannot know it), so the loads cannot be dropped. The 100 %
- * line for kernels that read much and write next to nothing (a reduction). */
+/* The read-only stream: each 16 bytes read once, one per thread, nothing written but a word no run can match
+ * (`never` is not a value the loads can make, and the compiler cannot know it), so the loads cannot be
+ * dropped. The 100 % line for kernels that read much and write next to nothing (a reduction). */
+#define TIMING_READ_THREADS 256
 static __global__ void timing_read_kernel(const uint4 *__restrict__ src, size_t n16, unsigned never,
                                           unsigned *__restrict__ sink) {
-  size_t stride = (size_t)gridDim.x * blockDim.x, i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned acc = 0;
-  for (; i + (TIMING_STREAM_UNROLL - 1) * stride < n16; i += TIMING_STREAM_UNROLL * stride) {
-    uint4 v[TIMING_STREAM_UNROLL];
-#pragma unroll
-    for (int u = 0; u < TIMING_STREAM_UNROLL; u++) v[u] = src[i + u * stride];
-#pragma unroll
-    for (int u = 0; u < TIMING_STREAM_UNROLL; u++) acc += v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n16) {
+    uint4 v = src[i];
+    if ((v.x ^ v.y ^ v.z ^ v.w) == never) *sink = v.x;
   }
-  for (; i < n16; i += stride) acc += src[i].x ^ src[i].y ^ src[i].z ^ src[i].w;
-  if (acc == never) *sink = acc;
 }
 
 typedef struct {
   uint4 *dst, *src;
   size_t n16;
-  int blocks;
   unsigned *sink;
 } timing_stream_args;
 
 static inline void timing_copy_by_kernel(void *p) {
   timing_stream_args *a = (timing_stream_args *)p;
-  timing_copy_kernel<<<a->blocks, TIMING_STREAM_THREADS>>>(a->dst, a->src, a->n16);
+  timing_copy_kernel<<<(unsigned)((a->n16 + TIMING_COPY_THREADS - 1) / TIMING_COPY_THREADS), TIMING_COPY_THREADS>>>(
+      a->dst, a->src, a->n16);
   getLastCudaError("timing_copy_kernel execution failed");
 }
 
 static inline void timing_read(void *p) {
   timing_stream_args *a = (timing_stream_args *)p;
-  timing_read_kernel<<<a->blocks, TIMING_STREAM_THREADS>>>(a->src, a->n16, 0x9e3779b9u, a->sink);
+  timing_read_kernel<<<(unsigned)((a->n16 + TIMING_READ_THREADS - 1) / TIMING_READ_THREADS), TIMING_READ_THREADS>>>(
+      a->src, a->n16, 0x9e3779b9u, a->sink);
   getLastCudaError("timing_read_kernel execution failed");
 }
 
@@ -195,14 +183,11 @@ static inline bench_ref bench_reference(int dev, double traffic, int reps) {
   timing_copy_args a = {dst, src, ref.copy_bytes};
   float ms = time_median_ms(timing_copy, &a, 3, reps);
   ref.memcpy_GBps = 2.0 * (double)ref.copy_bytes / (ms * 1e-3) / 1e9;
-  /* enough blocks to fill every SM (a GPU profile's SM count included) at full occupancy */
-  int per_sm = occupancy_blocks_per_sm(timing_copy_kernel, dev, TIMING_STREAM_THREADS, 0);
-  timing_stream_args k = {dst, src, ref.copy_bytes / 16, (per_sm > 0 ? per_sm : 1) * device_limits(dev)->sms, sink};
+  timing_stream_args k = {dst, src, ref.copy_bytes / 16, sink};
   ms = time_median_ms(timing_copy_by_kernel, &k, 3, reps);
   ref.kernel_copy_GBps = 2.0 * (double)ref.copy_bytes / (ms * 1e-3) / 1e9;
   ref.copy_GBps = ref.memcpy_GBps > ref.kernel_copy_GBps ? ref.memcpy_GBps : ref.kernel_copy_GBps;
-  per_sm = occupancy_blocks_per_sm(timing_read_kernel, dev, TIMING_STREAM_THREADS, 0);
-  k.blocks = (per_sm > 0 ? per_sm : 1) * device_limits(dev)->sms, k.n16 = 2 * ref.copy_bytes / 16;
+  k.n16 = 2 * ref.copy_bytes / 16; /* the read stream: both halves */
   ms = time_median_ms(timing_read, &k, 3, reps);
   ref.read_GBps = 2.0 * (double)ref.copy_bytes / (ms * 1e-3) / 1e9;
   checkCudaErrors(cudaFree(buf));

@@ -19,6 +19,7 @@ typedef struct {
   const float *h_u0, *h_gold;  // the input, and REPEAT sweeps of Gold_laplace3d from it
   float *h_out;
   float *h_in, *h_tmp;         // -bench: what the timed runs read, and the gold's second array
+  int copy_kernel;             // -bench: step 0 is the copy kernel, which the baseline found faster than cudaMemcpy
   stencil_launch a3, a4;       // steps 3 and 4 at their defaults (stencil/)
   stencil_block b3, b4;
 } lctx;
@@ -28,7 +29,12 @@ static int step_pitch(const lctx *c, int k) { return k == 3 ? row_pitch(c->NX, 1
 // one sweep of step k (a pass of T sweeps for step 4) from u1 to u2: what is timed
 static void sweep_once(lctx *c, int k, const float *u1, float *u2) {
   int NX = c->NX, NY = c->NY, NZ = c->NZ, pitch = step_pitch(c, k);
-  if (k == 0) {
+  if (k == 0 && c->copy_kernel) { // the copy: whichever of the two copies the baseline found faster (timing.h)
+    timing_stream_args t = {(uint4 *)u2, (uint4 *)u1, (size_t)NX * NY * NZ * sizeof(float) / 16, NULL};
+    timing_copy_by_kernel(&t);
+    size_t tail = (size_t)NX * NY * NZ - 4 * t.n16; // the last 0-3 floats
+    if (tail) checkCudaErrors(cudaMemcpyAsync(u2 + 4 * t.n16, u1 + 4 * t.n16, tail * 4, cudaMemcpyDeviceToDevice));
+  } else if (k == 0) {
     checkCudaErrors(cudaMemcpyAsync(u2, u1, (size_t)NX * NY * NZ * sizeof(float), cudaMemcpyDeviceToDevice));
   } else if (k == 1) { // laplace3d's default block, 32 x 4
     GPU_laplace3d<<<dim3(ceil_div(NX, 32), ceil_div(NY, 4)), dim3(32, 4)>>>(NX, NY, NZ, pitch, u1, u2);
@@ -98,7 +104,11 @@ static int ladder_recheck(void *p, int k) {
   gold_stats st;
   size_t n = (size_t)NX * NY * NZ;
   compare_float(c->h_out, u, n, 0.0, 0.0, &st);
-  if (st.nbad) printf("  %d %-14s FAIL after its timed runs: %zu of %zu points differ\n", k, names[k], st.nbad, n);
+  if (st.nbad) {
+    long long f = st.first_bad;
+    printf("  %d %-14s FAIL after its timed runs: %zu of %zu points differ, the first at (%lld, %lld, %lld): %g, "
+           "gold %g\n", k, names[k], st.nbad, n, f % NX, f / NX % NY, f / NX / NY, st.first_bad_gpu, st.first_bad_gold);
+  }
   return st.nbad == 0;
 }
 
