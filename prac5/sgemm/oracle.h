@@ -1,12 +1,21 @@
 /*
  * sgemm/oracle.h -- what sgemm_ladder.cu checks every kernel with (not a lesson of its own): one problem's
- * inputs on the host and the device, the double gold of its rows (every row, or evenly spaced rows when the
- * product is large) with the error bounds of the runner's header comment, cuBLAS's C, and check_step, which
- * runs a kernel on a poisoned C and compares it with both. Included after the kernels (it checks cuBLAS with
- * run_cublas, sgemm/k0_cublas.cuh).
+ * inputs on the host and the device; the FP64 reference on the device (sgemm/reference.cuh: C64 and s = |A| |B|
+ * by cublasDgemm, the bound); and check_step, which runs a kernel on a poisoned C and compares every element
+ * with the reference, cuBLAS (step 0) like the rest. Included after the kernels (it runs run_cublas,
+ * sgemm/k0_cublas.cuh).
+ *
+ * The reference itself is checked against the double gold of the host (every row, or evenly spaced rows when the
+ * product is large): it is computed by cuBLAS, as step 0 is, so a mistake the two calls share (the operand
+ * order, a leading dimension) would agree with itself; the host's gold is an independent computation of the
+ * same exact products in another order, and the two must agree within 3 gamma64(N) s.
  */
 #ifndef SGEMM_ORACLE_H
 #define SGEMM_ORACLE_H
+
+#include <stdarg.h>
+
+#include "reference.cuh"
 
 #define GOLD_WORK 2e9 // multiply-adds the host gold may do (a second or so); beyond, evenly spaced rows
 
@@ -28,126 +37,165 @@ static void run_call(void *p) {
   c->run(c->d_A, c->d_B, c->d_C, c->M, c->N, c->K);
 }
 
-// everything the checks need, computed once
-typedef struct {
-  int M, N, K, nrows;
-  const int *which;   // the rows the gold has
-  const double *gold; // nrows x K
-  double tol_gold;    // gamma(N) * max s over those rows
-  double tol_cublas;  // 2 gamma(N) * s_bound
-  const float *h_ref; // cuBLAS's C (NULL while checking cuBLAS itself)
-  float *h_C, *h_rows;
-} sgemm_oracle;
-
-// runs step k on a poisoned C and checks it; prints one line (verbose 0), the details (1), or a line only if it
-// fails (-1)
-static int check_step(int k, const sgemm_step *st, sgemm_call *c, const sgemm_oracle *o, int verbose) {
-  size_t nC = (size_t)o->M * o->K;
-  checkCudaErrors(cudaMemset(c->d_C, 0xff, nC * sizeof(float))); // NaN: an element never written cannot pass
-  c->run = st->run;
-  run_call(c);
-  checkCudaErrors(cudaMemcpy(o->h_C, c->d_C, nC * sizeof(float), cudaMemcpyDeviceToHost));
-  for (int r = 0; r < o->nrows; r++)
-    memcpy(o->h_rows + (size_t)r * o->K, o->h_C + (size_t)o->which[r] * o->K, (size_t)o->K * sizeof(float));
-  gold_stats sg, sc;
-  memset(&sc, 0, sizeof(sc));
-  compare_float_double(o->h_rows, o->gold, (size_t)o->nrows * o->K, o->tol_gold, 0.0, &sg);
-  int ok = sg.nbad == 0;
-  if (o->h_ref) {
-    compare_float(o->h_C, o->h_ref, nC, o->tol_cublas, 0.0, &sc);
-    ok = ok && sc.nbad == 0;
-  }
-  if (verbose > 0) {
-    printf("kernel %d (%s): %d x %d x %d\n", k, st->name, o->M, o->N, o->K);
-    printf("tolerance: gamma(N) * max s = %.3e against the gold (%d of %d rows)", o->tol_gold, o->nrows, o->M);
-    if (o->h_ref) printf(", 2 gamma(N) * s_bound = %.3e against cuBLAS (every element)", o->tol_cublas);
-    printf("\n");
-    gold_report("C vs gold", &sg);
-    if (o->h_ref) gold_report("C vs cuBLAS", &sc);
-  } else if (verbose == 0 || !ok) { // -1: a line only when it fails
-    printf("  %d %-14s %s: max err vs gold %.3e (tol %.2e)", k, st->name, ok ? "PASS" : "FAIL", sg.max_abs_err,
-           o->tol_gold);
-    if (o->h_ref) printf(", vs cuBLAS %.3e (tol %.2e)", sc.max_abs_err, o->tol_cublas);
-    printf("\n");
-  }
-  return ok;
-}
-
-// one problem: the inputs on host and device, the gold rows and the bounds of the oracle, cuBLAS's C
 typedef struct {
   int M, N, K;
-  float *h_A, *h_B, *h_C, *h_ref, *h_rows, *d_A, *d_B, *d_C;
-  int *which;
-  double *gold, *absC;
+  sgemm_reference ref;
+} sgemm_oracle;
+
+// the words of the first check that failed in this run, for the verdict line
+static char sgemm_failure[320];
+static void note_failure(const char *fmt, ...) {
+  if (sgemm_failure[0]) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(sgemm_failure, sizeof(sgemm_failure), fmt, ap);
+  va_end(ap);
+}
+
+// every element of the C now in d_C against the reference; then C is poisoned again (NaN), so that whatever
+// runs next is judged on what it writes itself, not on what is left of this
+static ref_stats judge_C(const sgemm_oracle *o, float *d_C) {
+  ref_stats r = reference_compare(&o->ref, d_C);
+  checkCudaErrors(cudaMemset(d_C, 0xff, o->ref.n * sizeof(float)));
+  return r;
+}
+
+// one line: "  k name  PASS: ..." (when: NULL) or "  k name  FAIL after its timed runs: ..."
+static void judge_line(int k, const char *name, const char *when, const sgemm_oracle *o, const ref_stats *r) {
+  printf("  %d %-14s %s%s: worst err/bound %.2e at (%lld, %lld), max abs err %.2e, %llu of %zu outside\n", k, name,
+         r->nbad ? "FAIL" : "PASS", when ? when : "", r->worst, r->worst_at / o->K, r->worst_at % o->K, r->max_err,
+         r->nbad, o->ref.n);
+  if (r->nonfinite) printf("    %llu of them NaN or Inf\n", r->nonfinite);
+}
+
+static void judge_failure(int k, const char *name, const char *when, const sgemm_oracle *o, const ref_stats *r) {
+  note_failure("kernel %d (%s)%s: %llu of %zu elements of C outside the FP64 bound (worst err/bound %.3g at row "
+               "%lld, col %lld)",
+               k, name, when ? when : "", r->nbad, o->ref.n, r->worst, r->worst_at / o->K, r->worst_at % o->K);
+}
+
+// runs step k on a poisoned C and checks it; prints the details (verbose 1), one line (0), or a line only if it
+// fails (-1)
+static int check_step(int k, const sgemm_step *st, sgemm_call *c, const sgemm_oracle *o, int verbose) {
+  checkCudaErrors(cudaMemset(c->d_C, 0xff, o->ref.n * sizeof(float))); // NaN: an element never written fails
+  c->run = st->run;
+  run_call(c);
+  ref_stats r = judge_C(o, c->d_C);
+  if (verbose > 0) {
+    printf("kernel %d (%s): %d x %d x %d\n", k, st->name, o->M, o->N, o->K);
+    printf("tolerance: |C - C64| <= %.3e s on every element, C64 = A B and s = |A| |B| by cublasDgemm on A and B "
+           "widened to double (min(gamma(N), %g sqrt(N) u) + 2 gamma64(N), sgemm/reference.cuh)\n",
+           o->ref.tau, SGEMM_LAMBDA);
+    printf("C vs FP64 reference: %zu values, max abs err = %.3e, worst err/bound = %.3e at (%lld, %lld), %llu "
+           "outside the bound\n",
+           o->ref.n, r.max_err, r.worst, r.worst_at / o->K, r.worst_at % o->K, r.nbad);
+    if (r.nonfinite) printf("C vs FP64 reference: %llu values are NaN or Inf\n", r.nonfinite);
+  } else if (verbose == 0 || r.nbad) {
+    judge_line(k, st->name, NULL, o, &r);
+  }
+  if (r.nbad) judge_failure(k, st->name, NULL, o, &r);
+  return r.nbad == 0;
+}
+
+// after step k's timed runs: the C the last of them left, against the reference, without running the step again
+// (a line only when it fails). Whoever times the step poisons C before (check_step and this leave it so).
+static int recheck_step(int k, const char *name, sgemm_call *c, const sgemm_oracle *o) {
+  ref_stats r = judge_C(o, c->d_C);
+  if (r.nbad) {
+    judge_line(k, name, " after its timed runs", o, &r);
+    judge_failure(k, name, ", after its timed runs", o, &r);
+  }
+  return r.nbad == 0;
+}
+
+// one problem: the inputs on host and device, the FP64 reference, and whether it and cuBLAS passed
+typedef struct {
+  int M, N, K;
+  float *d_A, *d_B, *d_C;
   sgemm_oracle o;
   sgemm_call call;
-  int cublas_ok;
+  int base_ok; // the reference agrees with the host gold, and cuBLAS with the reference
 } sgemm_problem;
 
-// fills A and B (random in [-1, 1), so that sums cancel as real data does), works out the gold rows and the
-// bounds, copies A and B to the device and checks cuBLAS (every kernel's reference) against the gold
+// the reference's rows `which` against the host gold's (both in double, so within 3 gamma64(N) s)
+static int reference_vs_gold(const sgemm_oracle *o, const int *which, int nrows, const double *gold,
+                             const double *absC, int quiet) {
+  size_t n = (size_t)nrows * o->K, row = (size_t)o->K * sizeof(double);
+  double *h_rows = (double *)malloc(n * sizeof(double));
+  if (!h_rows) exit(result_fail("out of host memory"));
+  if (nrows == o->M)
+    checkCudaErrors(cudaMemcpy(h_rows, o->ref.d_C64, n * sizeof(double), cudaMemcpyDeviceToHost));
+  else
+    for (int r = 0; r < nrows; r++)
+      checkCudaErrors(cudaMemcpy(h_rows + (size_t)r * o->K, o->ref.d_C64 + (size_t)which[r] * o->K, row,
+                                 cudaMemcpyDeviceToHost));
+  double tol = 3.0 * gamma_k(o->N, U_FP64);
+  ref_stats r = {0, 0, 0.0, 0.0, -1};
+  for (size_t i = 0; i < n; i++) ref_stats_add(&r, i, h_rows[i], gold[i], tol * absC[i]);
+  free(h_rows);
+  if (!quiet || r.nbad)
+    printf("FP64 reference vs the host gold: %zu values on %d of %d rows, max abs err = %.3e, worst err/bound = "
+           "%.3e, %llu outside 3 gamma64(N) s\n",
+           n, nrows, o->M, r.max_err, r.worst, r.nbad);
+  if (r.nbad)
+    note_failure("the FP64 reference (cublasDgemm) disagrees with the host gold: %llu of %zu elements outside 3 "
+                 "gamma64(N) s",
+                 r.nbad, n);
+  return r.nbad == 0;
+}
+
+// fills A and B (random in [-1, 1), so that sums cancel as real data does), copies them to the device, makes
+// the FP64 reference and checks it against the host gold, then checks cuBLAS (step 0) against the reference
 static void problem_setup(sgemm_problem *p, int M, int N, int K, int seed, int verbose_cublas, int quiet) {
   memset(p, 0, sizeof(*p));
   p->M = M, p->N = N, p->K = K;
   size_t nA = (size_t)M * N, nB = (size_t)N * K, nC = (size_t)M * K;
-  p->h_A = (float *)malloc(nA * sizeof(float)), p->h_B = (float *)malloc(nB * sizeof(float));
-  p->h_C = (float *)malloc(nC * sizeof(float)), p->h_ref = (float *)malloc(nC * sizeof(float));
-  p->which = (int *)malloc((size_t)M * sizeof(int));
-  if (!p->h_A || !p->h_B || !p->h_C || !p->h_ref || !p->which) exit(result_fail("out of host memory"));
-  fill_uniform(p->h_A, nA, (unsigned)seed, -1.0f, 1.0f);
-  fill_uniform(p->h_B, nB, (unsigned)seed + 1u, -1.0f, 1.0f);
+  float *h_A = (float *)malloc(nA * sizeof(float)), *h_B = (float *)malloc(nB * sizeof(float));
+  int *which = (int *)malloc((size_t)M * sizeof(int));
+  if (!h_A || !h_B || !which) exit(result_fail("out of host memory"));
+  fill_uniform(h_A, nA, (unsigned)seed, -1.0f, 1.0f);
+  fill_uniform(h_B, nB, (unsigned)seed + 1u, -1.0f, 1.0f);
 
-  // Gold treatment, in double
-  int nrows = gemm_sample_rows(M, N, K, GOLD_WORK, p->which);
-  p->gold = (double *)malloc((size_t)nrows * K * sizeof(double));
-  p->absC = (double *)malloc((size_t)nrows * K * sizeof(double));
-  p->h_rows = (float *)malloc((size_t)nrows * K * sizeof(float));
-  if (!p->gold || !p->absC || !p->h_rows) exit(result_fail("out of host memory"));
+  // Gold treatment, in double, on every row or evenly spaced rows
+  int nrows = gemm_sample_rows(M, N, K, GOLD_WORK, which);
+  double *gold = (double *)malloc((size_t)nrows * K * sizeof(double));
+  double *absC = (double *)malloc((size_t)nrows * K * sizeof(double));
+  if (!gold || !absC) exit(result_fail("out of host memory"));
   double t0 = wall_ms();
-  gemm_gold(M, N, K, 1.0, p->h_A, p->h_B, 0.0, NULL, p->which, nrows, p->gold, p->absC);
+  gemm_gold(M, N, K, 1.0, h_A, h_B, 0.0, NULL, which, nrows, gold, absC);
   if (!quiet)
     printf("C = A B: A %d x %d, B %d x %d, C %d x %d; gemm_gold %.1f ms (%d of %d rows)\n", M, N, N, K, M, K,
            wall_ms() - t0, nrows, M);
-  double smax = 0.0, amax_row = 0.0, bmax = 0.0;
-  for (size_t i = 0; i < (size_t)nrows * K; i++) smax = fmax(smax, p->absC[i]);
-  for (int m = 0; m < M; m++) {
-    double sum = 0.0;
-    for (int n = 0; n < N; n++) sum += fabs(p->h_A[(size_t)m * N + n]);
-    amax_row = fmax(amax_row, sum);
-  }
-  for (size_t i = 0; i < nB; i++) bmax = fmax(bmax, fabs(p->h_B[i]));
 
   // copy A and B to the device
   checkCudaErrors(cudaMalloc((void **)&p->d_A, nA * sizeof(float)));
   checkCudaErrors(cudaMalloc((void **)&p->d_B, nB * sizeof(float)));
   checkCudaErrors(cudaMalloc((void **)&p->d_C, nC * sizeof(float)));
-  checkCudaErrors(cudaMemcpy(p->d_A, p->h_A, nA * sizeof(float), cudaMemcpyHostToDevice));
-  checkCudaErrors(cudaMemcpy(p->d_B, p->h_B, nB * sizeof(float), cudaMemcpyHostToDevice));
+  checkCudaErrors(cudaMemcpy(p->d_A, h_A, nA * sizeof(float), cudaMemcpyHostToDevice));
+  checkCudaErrors(cudaMemcpy(p->d_B, h_B, nB * sizeof(float), cudaMemcpyHostToDevice));
 
-  sgemm_oracle o = {M, N, K, nrows, p->which, p->gold, gamma_k(N, U_FP32) * smax,
-                    2.0 * gamma_k(N, U_FP32) * amax_row * bmax, NULL, p->h_C, p->h_rows};
+  // the FP64 reference, checked against the gold
+  p->o.M = M, p->o.N = N, p->o.K = K;
+  reference_setup(&p->o.ref, p->d_A, p->d_B, M, N, K);
+  int ref_ok = reference_vs_gold(&p->o, which, nrows, gold, absC, quiet);
+  free(h_A);
+  free(h_B);
+  free(which);
+  free(gold);
+  free(absC);
+
   sgemm_call call = {run_cublas, p->d_A, p->d_B, p->d_C, M, N, K};
-  p->o = o;
   p->call = call;
-  // cuBLAS first: checked against the gold, then the reference for every other kernel
+  // cuBLAS first, against the reference like every other kernel
   static const sgemm_step cublas = {"cublas", run_cublas};
-  p->cublas_ok = check_step(0, &cublas, &p->call, &p->o, verbose_cublas);
-  memcpy(p->h_ref, p->h_C, nC * sizeof(float));
-  p->o.h_ref = p->h_ref;
+  p->base_ok = check_step(0, &cublas, &p->call, &p->o, verbose_cublas) && ref_ok;
 }
 
 static void problem_free(sgemm_problem *p) {
   checkCudaErrors(cudaFree(p->d_A));
   checkCudaErrors(cudaFree(p->d_B));
   checkCudaErrors(cudaFree(p->d_C));
-  free(p->h_A);
-  free(p->h_B);
-  free(p->h_C);
-  free(p->h_ref);
-  free(p->which);
-  free(p->gold);
-  free(p->absC);
-  free(p->h_rows);
+  reference_free(&p->o.ref);
 }
 
 static double time_step(sgemm_problem *p, sgemm_fn run, int reps) {
