@@ -40,11 +40,7 @@ __global__ void __launch_bounds__(B1_THREADS) radix_1bit(unsigned *keys, unsigne
       if (lane == 0) s_warp[warp] = __popc(m);
       __syncthreads();
       if (warp == 0) { // exclusive scan of the 32 warp counts
-        unsigned c = s_warp[lane], incl = c;
-        for (int d = 1; d < 32; d *= 2) {
-          unsigned t = __shfl_up_sync(FULL_MASK, incl, d);
-          if (lane >= d) incl += t;
-        }
+        unsigned c = s_warp[lane], incl = warp_inclusive_scan(c, lane);
         s_warp[lane] = incl - c;
         if (lane == 31) s_total = incl; // the chunk's zeros
       }

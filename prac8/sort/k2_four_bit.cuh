@@ -42,20 +42,12 @@ __global__ void __launch_bounds__(SC_THREADS) scan_counts(unsigned *c, size_t m)
       x[j] = (i < m) ? c[i] : 0u;
       sum += x[j];
     }
-    unsigned incl = sum;
-    for (int d = 1; d < 32; d *= 2) {
-      unsigned t = __shfl_up_sync(FULL_MASK, incl, d);
-      if (lane >= d) incl += t;
-    }
+    unsigned incl = warp_inclusive_scan(sum, lane);
     if (lane == 31) s_warp[warp] = incl;
     __syncthreads();
     if (warp == 0) {
-      unsigned w = s_warp[lane], wi = w;
-      for (int d = 1; d < 32; d *= 2) {
-        unsigned t = __shfl_up_sync(FULL_MASK, wi, d);
-        if (lane >= d) wi += t;
-      }
-      s_warp[lane] = wi - w;
+      unsigned w = s_warp[lane];
+      s_warp[lane] = warp_inclusive_scan(w, lane) - w;
     }
     __syncthreads();
     unsigned run = s_carry + s_warp[warp] + incl - sum;

@@ -1,6 +1,6 @@
 /*
  * sort/onesweep_policy.h -- practical 8, step 9: the tunables of the Onesweep sort (sort/k3_onesweep.cuh), in
- * one place, as CUB keeps its AgentRadixSortOnesweepPolicy: threads and keys a thread (keys alone and with
+ * one place, as CUB keeps its AgentRadixSortOnesweepPolicy: threads and keys per thread (keys alone and with
  * values), how a warp finds equal digits, and the blocks an SM that ptxas must leave registers for, from the
  * SM's limits. Each may be set with -D on the nvcc line (make EXTRA_NVCCFLAGS=-DOS_ITEMS=18).
  */
@@ -11,19 +11,18 @@
 #define OS_THREADS 384 // threads 0-255 each own one 8-bit digit for the look-back; the rest only rank and move keys
 #endif
 #ifndef OS_ITEMS
-#define OS_ITEMS 16       // keys a thread: 6144 a tile
+#define OS_ITEMS 16       // keys per thread: 6144 per tile
 #endif
 #ifndef OS_ITEMS_PAIRS
-#define OS_ITEMS_PAIRS 23 // with values: 8832 a tile
+#define OS_ITEMS_PAIRS 23 // with values: 8832 per tile
 #endif
 #ifndef OS_MATCH
 #define OS_MATCH 1     // 1: a warp finds equal digits with 8 ballots; 0: with __match_any_sync
 #endif
 // Blocks an SM that ptxas must leave registers for (__launch_bounds__): as many as the SM's threads and shared
-// memory allow, at most 4 for keys (40 registers a thread) and 2 with values (80). Measured on an H100 at
-// 2^28 keys: for keys, 4 blocks of 384 x 16 beat 3 by 6 %, 2 of 256 (the most 88 registers allow) by 25 %, and
-// tiles of 18, 20 or 23 keys a thread by 3-6 %; with values, 2 blocks of 384 x 23 (CUB's own shape on sm_90)
-// beat 3 of 384 x 16 by 11 %: a pair moves twice the bytes, and the bigger tile halves the look-backs and
+// memory allow, at most 4 for keys (40 registers per thread) and 2 with values (80). The shapes were chosen by
+// timing the alternatives on an H100 (docs/notes/prac8.md, "Onesweep: the way there", has the figures): with
+// values a pair moves twice the bytes, and the bigger tile (CUB's own shape on sm_90) halves the look-backs and
 // doubles the length of each digit's run that a block writes. The limits per SM by compute capability (CUDA
 // C++ Programming Guide, "Compute Capabilities"): threads 1024 on 7.5, 1536 on 8.6, 8.7, 8.9 and 12.x, else
 // 2048; shared memory 64 KB on 7.5, 100 KB on 8.6, 8.9 and 12.x, 164 KB on 8.0 and 8.7, else 228 KB. Asking
@@ -44,8 +43,8 @@
 #define OS_SM_THREADS 2048
 #define OS_SM_SMEM_KB 228
 #endif
-// onesweep_pass's shared memory at ITEMS keys a thread (s_hist, s_tile, s_out, s_warp, s_tile_id), and the 1 KB
-// the system keeps for each block
+// onesweep_pass's shared memory at ITEMS keys per thread (s_hist, s_tile, s_tile_to_out, s_warp, s_tile_id),
+// and the 1 KB the system keeps for each block
 #define OS_SMEM_BYTES(ITEMS) (4 * ((OS_THREADS / 32) * 256 + OS_THREADS * (ITEMS) + 256 + 8 + 1))
 #define OS_FIT_THREADS (OS_SM_THREADS / OS_THREADS)
 #define OS_FIT_SMEM(ITEMS) (OS_SM_SMEM_KB * 1024 / (OS_SMEM_BYTES(ITEMS) + 1024))
@@ -67,7 +66,7 @@
 static_assert(OS_THREADS >= 256 && OS_THREADS % 32 == 0, "a thread for each of the 256 digits, whole warps");
 static_assert(OS_FIT(OS_ITEMS) >= 1 && OS_FIT(OS_ITEMS_PAIRS) >= 1, "a block of onesweep_pass must fit an SM");
 
-// keys a thread and a tile, keys alone and with values
+// keys per thread and per tile, keys alone and with values
 __host__ __device__ constexpr int os_items(bool pairs) { return pairs ? OS_ITEMS_PAIRS : OS_ITEMS; }
 __host__ __device__ constexpr int os_tile(bool pairs) { return OS_THREADS * os_items(pairs); }
 

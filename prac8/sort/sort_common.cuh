@@ -1,17 +1,20 @@
 /*
- * sort/sort_common.cuh -- practical 8, steps 7 to 9: what every step of radix_sort shares: lanemask_lt, and
- * sort_plan, the arrays and workspaces every step's launcher takes, made once by the runner (radix_sort.cu).
+ * sort/sort_common.cuh -- practical 8, steps 7 to 9: what every step of radix_sort shares: lanemask_lt, step
+ * 3's warp_inclusive_scan (scans/scan_common.cuh), and sort_plan, the arrays and workspaces every step's
+ * launcher takes, made once by the runner (radix_sort.cu).
  */
 #ifndef PRAC8_SORT_COMMON_CUH
 #define PRAC8_SORT_COMMON_CUH
 
 #include "helper_cuda.h"
 
+#include "../scans/scan_common.cuh" // warp_inclusive_scan
+
 __device__ __forceinline__ unsigned lanemask_lt(int lane) { return (1u << lane) - 1u; }
 
 // ---- the host side ------------------------------------------------------------------------------
 
-// everything the five methods need, made once (the timed calls allocate nothing)
+// everything the methods need, made once (the timed calls allocate nothing)
 typedef struct {
   size_t n;
   int pairs, is_float;
@@ -22,7 +25,8 @@ typedef struct {
   size_t work_words;
   unsigned *d_hist4;          // step 8: the 16 x nb counts
   int *d_error;
-  int nsm;                    // the GPU's multiprocessors (onesweep's histogram grid)
+  int hist_grid;              // onesweep's histogram: blocks enough to fill the GPU (from the occupancy API)
+  int fault_zeros;            // -fault=zeros: onesweep orders +0 before -0 (a deliberate bug the check must find)
   void *d_cub_temp;
   size_t cub_temp_bytes;
   char *d_thrust_temp;        // Thrust's temporary storage: grown once, on the untimed first call
