@@ -13,9 +13,11 @@
  * words (scans/lookback_status.cuh). Default: all four, each checked against scan_gold.
  *
  * Inputs: whole-number floats whose total stays below 2^24 (every partial sum exact: checked bit for bit),
- * -int (ints, exact), or -random (floats in [0,1): a tolerance from N, see below). -repeat=K runs the
- * look-back kernels (2 and 3, or the one chosen) K times and compares every output with the first, bit for
- * bit. -bench times each kernel and CUB against a device-to-device copy of the same bytes, in this run.
+ * -int (ints, exact), or -random (floats in [0,1): a tolerance from N, and first differences; scans/scan_check.h).
+ * -repeat=K runs the look-back kernels (2 and 3, or the one chosen) K times and compares every output with the
+ * first, bit for bit. -bench times all four methods against a device-to-device copy of the same bytes, in this
+ * run, and checks what each one's timed runs left. -fault=lost_tile builds in a deliberate bug (kernels 2 and
+ * 3: one tile's total never reaches the tiles after it) that the checks must catch: the run must FAIL.
  * Built with -DEXERCISE (make exercises: ./exercises/scan_blocks), step 4 is exercises/s2_lookback.cuh: its
  * TODO(step 4a) first, run with -kernel=2 -walk=lane until it passes, then its TODO(step 4b), without -walk.
  *   nvcc -O3 -arch=native -I../common scan_blocks.cu prac8_gold.c -o scan_blocks
@@ -47,6 +49,7 @@
 #include "scans/s1_three.cuh"
 #include "scans/s3_lookback_fixed.cuh"
 #include "scans/scan_lookback.cuh"
+#include "scans/scan_check.h"
 
 // the largest N: 2^29 elements (2 GiB an array; the gold needs 4 GiB more on the host)
 #define MAX_N (1LL << 29)
@@ -62,21 +65,34 @@ static int lookback_gave_up(const scan_plan *p) {
   return err;
 }
 
-// -bench, through common/ladder.h: every method was checked above (the bench runs only once all passed)
-static int checked_above(void *ctx, int k) {
-  (void)ctx, (void)k;
-  return 1;
+// -bench, through common/ladder.h: each method's verdict on its first call (the bench runs only once all
+// passed), and what its timed runs left, checked the same way
+typedef struct {
+  scan_plan *p;
+  scan_oracle *o;
+  int first_ok[4];
+} scan_bench;
+static int first_verdict(void *ctx, int k) { return ((const scan_bench *)ctx)->first_ok[k]; }
+// what the last timed run left, against the gold; then poisoned, so that a step whose timed runs wrote nothing
+// cannot pass on the output of the step before
+static int recheck_timed(void *ctx, int k) {
+  scan_bench *b = (scan_bench *)ctx;
+  char name[64];
+  snprintf(name, sizeof(name), "%s (after the timed runs)", method_name[k]);
+  int ok = scan_check_output(b->o, b->p->d_out, k == 3, name, -1.0);
+  checkCudaErrors(cudaMemset(b->p->d_out, 0xff, b->p->n * 4));
+  return ok;
 }
-static void run_method(void *ctx, int k) { method_fn[k](ctx); }
+static void run_method(void *ctx, int k) { method_fn[k](((scan_bench *)ctx)->p); }
 static void bench_keys(void *ctx, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra) {
   snprintf(prog, nprog, "%s", method_name[k]);
-  snprintf(extra, nextra, "type=%s x_cub=%.3f", ((const scan_plan *)ctx)->is_int ? "int" : "float", ms[0] / ms[k]);
+  snprintf(extra, nextra, "type=%s x_cub=%.3f", ((const scan_bench *)ctx)->p->is_int ? "int" : "float", ms[0] / ms[k]);
 }
 
 int main(int argc, char **argv) {
   long long n = 1 << 24;
   int kernel = -1, use_int = 0, random = 0, repeat = 0, bench = 0, reps = 20, seed = 1, ahead = -1;
-  const char *walk = "warp";
+  const char *walk = "warp", *fault = "none";
   arg_spec opts[] = {
       {"n", ARG_LONG, &n, 1, (double)MAX_N, "number of elements"},
       {"kernel", ARG_INT, &kernel, -1, 3, "0 CUB, 1 three kernels, 2 look-back, 3 fixed look-back; -1 all four"},
@@ -89,6 +105,7 @@ int main(int argc, char **argv) {
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed of the input"},
       {"ahead", ARG_INT, &ahead, -1, 1 << 20, "kernels 2, 3: tiles prefetched ahead into L2 (-1: an eighth of L2)"},
+      {"fault", ARG_WORD, &fault, 0, 0, "a deliberate bug to catch: lost_tile (kernels 2, 3: a tile's total lost)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   if (use_int && random) args_fail("-int and -random exclude each other");
@@ -96,6 +113,9 @@ int main(int argc, char **argv) {
   if (!lane_walk && strcmp(walk, "warp") != 0) args_fail("-walk=%s: kernel 2's walks back are warp and lane", walk);
   if (args_given(argc, argv, "walk") && kernel != 2) args_fail("-walk=%s is kernel 2's look-back: add -kernel=2", walk);
   if (lane_walk) method_name[2] = "scan_lookback_lane", method_fn[2] = run_lookback_lane; // step 4a
+  int lost_tile = strcmp(fault, "lost_tile") == 0;
+  if (!lost_tile && strcmp(fault, "none") != 0) args_fail("-fault=%s: the deliberate bug here is lost_tile", fault);
+  if (lost_tile && kernel != 2 && kernel != 3) args_fail("-fault=lost_tile is a look-back's: add -kernel=2 or 3");
   int dev = findCudaDevice(argc, argv);
 
   size_t N = (size_t)n, bytes = N * 4;
@@ -135,27 +155,9 @@ int main(int argc, char **argv) {
     scan_gold((double *)h_gold, (const float *)h_in, N);
   printf("scan_gold: %.1f ms\n", wall_ms() - t0);
 
-  // Tolerance. Whole numbers and ints: every sum is exact, so 0. Random floats: each output is a sum of
-  // non-negative floats added in some tree of depth D, so its relative error is at most D u / (1 - D u)
-  // (u = 2^-24). Within a 4096-element tile D <= 4 + 5 + 4 + 3 + 1; within a look-back tile of LB_TILE (R =
-  // LB_ROUNDS = 14 rounds a warp) an element's prefix within its warp's part has D <= 3 + 5 + R + 1 + 3, the
-  // warp's offset (a reduction, then a scan of 4) D <= 2 + R + 5 + 2, and two more adds join them:
-  // D <= R + 14 = 28.
-  //   The decoupled look-back adds at most 6 roundings a tile it passes on its way back to a P, and the chain
-  // of P's can pass through every tile: D <= 32 + 8 nb (nb tiles of 4096, more than there are of LB_TILE)
-  // covers CUB's look-back and the three kernels as well (D <= 32 a level), and the one-lane walk (step 4a:
-  // one rounding a tile it passes, and two a link of the chain of P's).
-  //   The fixed look-back (kernel 3) has a tree that does not grow with the chain: the A's 5, the S's 5 + 5,
-  // P(h) one more than P(h-1) and 10, two adds: D <= (R + 14) + 2 + 11 + nbl / 1024 (nbl tiles of LB_TILE).
-  // At 2^28 that is 4.6e-6 rather than the decoupled bound's 3.2e-2, tight enough that a lost tile near the
-  // end (a relative error of about LB_TILE / N) cannot pass.
-  double rtol = 0.0, rtol_fixed = 0.0;
-  if (random) {
-    double u = 1.0 / 16777216.0, D = 32.0 + 8.0 * nb;
-    double D_fixed = (LB_ROUNDS + 27.0) + (double)(num_lb_tiles(N) / 1024);
-    rtol = D * u / (1.0 - D * u);
-    rtol_fixed = D_fixed * u / (1.0 - D_fixed * u);
-  }
+  // the tolerances (scans/scan_check.h): 0 for whole numbers and ints; random floats, from the depth of the sums
+  scan_oracle o = {N, use_int, random, h_in, h_gold, h_out, 0.0, 0.0, 0, 0};
+  if (random) scan_tolerances(N, &o.rtol, &o.rtol_fixed);
 
   // device arrays and the workspace of each method, made once
   scan_plan p;
@@ -166,6 +168,7 @@ int main(int argc, char **argv) {
     ahead = (int)(l2_cache_bytes(dev) / 8 / (LB_TILE * 4));
   }
   p.ahead = (unsigned)ahead;
+  p.fault_tile = lost_tile ? (int)(num_lb_tiles(N) / 2) : -1; // -fault=lost_tile: the middle tile
   checkCudaErrors(cudaMalloc(&p.d_in, bytes));
   checkCudaErrors(cudaMalloc(&p.d_out, bytes));
   checkCudaErrors(cudaMemcpy(p.d_in, h_in, bytes, cudaMemcpyHostToDevice));
@@ -184,25 +187,18 @@ int main(int argc, char **argv) {
   run_cub(&p); // the first call only asks for the size of CUB's temporary storage
   checkCudaErrors(cudaMalloc(&p.d_cub_temp, p.cub_temp_bytes));
 
-  int first = (kernel < 0) ? 0 : kernel, last = (kernel < 0) ? 3 : kernel;
-  size_t nbad_all = 0;
-  gold_stats st;
+  // each method on poisoned output, against the gold (-bench: all four, the table's rows)
+  int first = (kernel < 0 || bench) ? 0 : kernel, last = (kernel < 0 || bench) ? 3 : kernel;
+  scan_bench b = {&p, &o, {0, 0, 0, 0}};
   for (int k = first; k <= last; k++) {
     checkCudaErrors(cudaMemset(p.d_out, 0xff, bytes)); // poison: NaN (floats), -1 (ints)
     event_timer t = event_timer_start();
     method_fn[k](&p);
     float ms = event_timer_stop(&t);
-    checkCudaErrors(cudaMemcpy(h_out, p.d_out, bytes, cudaMemcpyDeviceToHost));
     if (lookback_gave_up(&p))
       return result_fail("%s: a look-back waited %d times for a tile that never published", method_name[k],
                          SPIN_LIMIT);
-    if (use_int)
-      compare_int((const int *)h_out, (const int *)h_gold, N, &st);
-    else
-      compare_float_double((const float *)h_out, (const double *)h_gold, N, 0.0, (k == 3) ? rtol_fixed : rtol, &st);
-    printf("%s: %.3f ms (first call), rms scan error = %f\n", method_name[k], ms, st.rms_err);
-    gold_report(method_name[k], &st);
-    nbad_all += st.nbad;
+    b.first_ok[k] = scan_check_output(&o, p.d_out, k == 3, method_name[k], ms);
   }
 
   // step 4: the look-back kernels again and again; whatever order their blocks run in, the output must not
@@ -226,30 +222,27 @@ int main(int argc, char **argv) {
                          SPIN_LIMIT);
     printf("%s repeated %d more times: %d output%s differ from the first%s\n", method_name[k], repeat, differ[k],
            differ[k] == 1 ? "" : "s", (random && k == 2) ? " (random floats: allowed, see the comment)" : "");
-    if (use_int)
-      compare_int((const int *)h_out, (const int *)h_gold, N, &st);
-    else
-      compare_float_double((const float *)h_out, (const double *)h_gold, N, 0.0, (k == 3) ? rtol_fixed : rtol, &st);
     char name[64];
     snprintf(name, sizeof(name), "%s (last repeat)", method_name[k]);
-    gold_report(name, &st);
-    nbad_all += st.nbad;
+    scan_check_output(&o, p.d_out, k == 3, name, -1.0);
   }
   int differ_bad = (differ[2] && !random) || differ[3]; // repeats that must be identical and were not
 
   // step 5: each method against the copy and against CUB, on the same arrays
-  if (bench && nbad_all == 0 && !differ_bad) {
+  if (bench && o.nbad == 0 && o.nbad_fd == 0 && !differ_bad) {
     double moved = 2.0 * (double)bytes; // read once, written once: what a copy of the array moves
     bench_ref ref = bench_reference(dev, moved, reps);
     char size[32];
     snprintf(size, sizeof(size), "%zu", N);
     ladder L;
     memset(&L, 0, sizeof(L));
-    L.nsteps = 4, L.names = method_name, L.ctx = &p, L.check = checked_above, L.run = run_method;
+    L.nsteps = 4, L.names = method_name, L.ctx = &b, L.check = first_verdict, L.recheck = recheck_timed;
+    L.run = run_method;
     L.warmup = 3, L.reps = reps, L.bytes = moved, L.ref = &ref, L.prac = "8", L.size = size;
     L.bench_keys = bench_keys;
     double ms[4];
     int passed[4];
+    checkCudaErrors(cudaMemset(p.d_out, 0xff, bytes)); // (see recheck_timed)
     ladder_check_and_time(&L, ms, passed);
     for (int k = 0; k <= 3; k++) { // the table: this program's own rows
       double GBps = moved / (ms[k] * 1e-3) / 1e9;
@@ -277,5 +270,8 @@ int main(int argc, char **argv) {
   if (differ_bad)
     return result_fail("%s: %d of %d repeated outputs differ from the first", differ[3] ? method_name[3] : method_name[2],
                        differ[3] ? differ[3] : differ[2], repeat);
-  return result_check(nbad_all == 0, "%zu values outside tolerance (see above)", nbad_all);
+  if (random)
+    return result_check(o.nbad == 0 && o.nbad_fd == 0, "%zu values outside tolerance, %zu first differences outside "
+                        "theirs (see above)", o.nbad, o.nbad_fd);
+  return result_check(o.nbad == 0, "%zu values outside tolerance (see above)", o.nbad);
 }

@@ -16,9 +16,8 @@
 // reader that sees P in the first word has what it needs; one that sees A there needs the second word's A too,
 // and asks again until both have arrived: no fence on either side, and both words come in one round trip.
 // (An earlier version kept the pair in a separate array, written before the flag with a __threadfence()
-// between, and read after the flag behind another fence: two round trips a look-back and a fence a publish;
-// on an H200 at 2^28 that version reached 78.3 % of the copy at best with step 5's prefetch, the two words
-// 90.8 %.)
+// between, and read after the flag behind another fence: two round trips per look-back and a fence per
+// publish, and much slower on an H200: docs/notes/prac8.md, "The recurrence: how it got there".)
 // warp 0: the value v just before `tile`. Lane l looks at tile - 1 - l, 32 at a time; the window's maps are
 // composed in tile order (higher lanes are earlier tiles) up to the nearest P, whose map is the constant
 // x -> v_P (s = 0), so that the composition applied to anything gives v.
@@ -69,11 +68,9 @@ __device__ float lookback(unsigned long long *status, int tile, unsigned epoch, 
 
 // The look-back kernel keeps its tile in shared memory, as scan_blocks does (see LB_TILE there for why: a
 // tile waits for the tiles before it, and what keeps the memory busy meanwhile is how many tiles an SM holds):
-// 5376 elements, s and u, 42 KB a block, 7 warps of 6 rounds. Measured on an H100 at 2^28 (% of the copy):
-// in registers (REC_ITEMS a thread, as recurrence_block) 63.7; 128 threads x 3072: 70.0; 128 x 4096: 71.7;
-// 192 x 4608: 76.0; 224 x 5376: 77.1; 256 x 5120 (5 rounds): 75.5. Then, at 224 x 5376, the order of the
-// work: A published after the scan and the look-back before the scan, 77.1; A first (by a reduction) and the
-// look-back after the scan, as below, 82.3-83.1 (H200: 70.1 -> 76.4).
+// 5376 elements, s and u, 42 KB per block, 7 warps of 6 rounds, the best of the shapes timed on an H100, with A
+// published first (by a reduction) and the look-back after the scan (the shapes and orders tried, with their
+// timings: docs/notes/prac8.md, "The recurrence: how it got there").
 #ifndef RL_THREADS
 #define RL_THREADS 224
 #endif

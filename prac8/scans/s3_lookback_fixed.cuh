@@ -19,9 +19,8 @@
 // the same operations on the same values every run, so the same bits. It waits for more than the decoupled
 // look-back does: every tile in its group before it (the A's) and, through S, every tile in its supergroup. An
 // S goes out only when the group's last tile reaches its look-back, after its own scan, so the next group's
-// tiles, which reach theirs soon after, wait for it. Measured on an H200 at 2^28 (tiles of 8192, both kernels
-// prefetching as in step 5): kernel 3 at 87.7 % of the copy, the decoupled look-back at 90.2 %, and kernel 3
-// made to wait for the A's alone (wrong sums, for timing only) at 93.7 %.
+// tiles, which reach theirs soon after, wait for it: most of what kernel 3 loses to kernel 2 (measured in
+// docs/notes/prac8.md, "Where the H200's points went").
 
 // the sum over the warp of one value a lane, always in the same order (a tree over the lanes), lane 0's result
 // in every lane

@@ -129,6 +129,7 @@ typedef struct {
   int *d_error;
   unsigned epoch, ticket_base; // step 4: this launch's epoch, and the ticket its first block will draw
   unsigned ahead;              // step 5: how many tiles ahead a block prefetches into L2 (0: none)
+  int fault_tile;              // -fault=lost_tile: this tile publishes 0 for its total (a deliberate bug); else -1
   void *d_cub_temp;
   size_t cub_temp_bytes;
 } scan_plan;

@@ -15,15 +15,11 @@
 
 // The look-back kernel keeps its tile in shared memory, not in registers. A tile is held from its loads to its
 // stores, and most of that time it waits for the tiles before it; what keeps the memory busy meanwhile is how
-// many tiles an SM holds. In registers (step 3's 16 a thread, 256 threads) an H100 SM held 6 to 8 tiles of
-// 16 KB, 96-128 KB (the earlier version of this kernel: 32 registers for floats, 36 for ints, CUDA 13.0); in
-// shared memory (24 KB a block, 128 threads) it held 9 tiles of 24 KB, 216 KB: 0.933 ms in registers, 0.818
-// ms in shared memory (make bench at 2^28 on an H100, floats). Later, with the work in the order below, 6
-// tiles of 32 KB an SM (192 KB) beat 9 of 24 KB on both GPUs (% of the copy at 2^28, floats, look-back and
-// fixed look-back): H100 89.5 / 90.3 -> 90.2 / 92.0, H200 81.3 / 82.1 -> 82.3 / 83.4. A quarter fewer tiles
-// is a quarter fewer links in the chain of tiles waiting for each other; tiles of 20 KB were slower. Once the
-// tiles came from L2 (step 5's prefetch), 7 tiles of 28 KB beat 6 of 32 KB on the H200 (2^28, floats, both
-// look-backs: 89.8 / 86.8 -> 90.4 / 87.4 % of the copy) and tied on the H100 (97.0 / 95.5 -> 97.2 / 96.0).
+// many tiles an SM holds: in registers (step 3's 16 per thread, 256 threads) an H100 SM held 6 to 8 tiles of
+// 16 KB, in shared memory 7 of 28 KB. Larger tiles are fewer links in the chain of tiles waiting for each
+// other, smaller ones more tiles in flight; 7168 elements were the best of the sizes timed once the tiles came
+// from L2 (step 5's prefetch). The timings: docs/notes/prac8.md, "The look-back scan: how it got there" and
+// "The tile size again".
 #define LB_THREADS 128
 #ifndef LB_TILE
 #define LB_TILE 7168 // 28 KB of floats or ints
@@ -54,11 +50,13 @@ static constexpr int lb_unroll = LB_UNROLL;
 // -kernel=3: status words st_a, st_s, st_p in one array, st_s at status + fixed_s, st_p at status + fixed_p)
 enum lb_walk { WALK_WARP, WALK_LANE, WALK_FIXED };
 
-// one block's tile, start to end; the kernels below differ only in WALK
-template <typename T, lb_walk WALK>
+// one block's tile, start to end; the kernels below differ only in WALK. LOSE_TILE: -fault=lost_tile, a
+// deliberate bug (its own instances, so that the kernels timed carry none of it)
+template <typename T, lb_walk WALK, bool LOSE_TILE>
 __device__ __forceinline__ void scan_lookback_tile(const T *in, T *out, size_t n, unsigned *ticket,
                                                    unsigned ticket_base, unsigned long long *status, size_t fixed_s,
-                                                   size_t fixed_p, unsigned epoch, int *error, unsigned ahead) {
+                                                   size_t fixed_p, unsigned epoch, int *error, unsigned ahead,
+                                                   int fault_tile) {
   constexpr bool FIXED = (WALK == WALK_FIXED);
   typedef typename vec4_of<T>::type V;
   __shared__ V s_v[LB_VECS];
@@ -101,9 +99,8 @@ __device__ __forceinline__ void scan_lookback_tile(const T *in, T *out, size_t n
 
   // (a) each warp's total by a plain reduction (its lanes sum their 4 x LB_ROUNDS elements, then 5 shuffles): far
   // quicker than the scan, so that the tile's total (A) goes out early, before the scan. The tiles after this one
-  // wait for that A. Measured at 2^28 on an H100 (floats), with make bench: A after the scan, about 0.84 ms; A first
-  // and the look-back before the scan, 0.818 ms; A first and the look-back after the scan (below), 0.798 ms, and
-  // 0.792 ms with the fixed look-back.
+  // wait for that A. (What each order of the work measured: docs/notes/prac8.md, "The look-back scan: how it got
+  // there".)
   T part = 0;
 #pragma unroll
   for (int r = 0; r < LB_ROUNDS; r++) {
@@ -123,6 +120,9 @@ __device__ __forceinline__ void scan_lookback_tile(const T *in, T *out, size_t n
     T excl_w = __shfl_up_sync(FULL_MASK, incl, 1);
     if (lane < LB_WARPS) s_warp_offset[lane] = (lane == 0) ? (T)0 : excl_w;
     agg = __shfl_sync(FULL_MASK, incl, LB_WARPS - 1);
+    // -fault=lost_tile, a deliberate bug for the checks to catch: this tile's total never reaches the tiles
+    // after it (its A, and its P, leave it out); its own outputs stay right
+    if (LOSE_TILE && tile == fault_tile) agg = 0;
     if (lane == 0) publish(status, tile, epoch, (tile == 0 && !FIXED) ? FLAG_P : FLAG_A, to_bits(agg));
   }
 
@@ -187,23 +187,24 @@ __device__ __forceinline__ void scan_lookback_tile(const T *in, T *out, size_t n
 }
 
 // FIXED: the deterministic look-back (-kernel=3); else the warp-wide decoupled look-back (-kernel=2)
-template <typename T, bool FIXED>
+template <typename T, bool FIXED, bool LOSE_TILE>
 __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
     scan_lookback(const T *in, T *out, size_t n, unsigned *ticket, unsigned ticket_base,
                   unsigned long long *status, size_t fixed_s, size_t fixed_p, unsigned epoch, int *error,
-                  unsigned ahead) {
-  scan_lookback_tile<T, FIXED ? WALK_FIXED : WALK_WARP>(in, out, n, ticket, ticket_base, status, fixed_s, fixed_p,
-                                                        epoch, error, ahead);
+                  unsigned ahead, int fault_tile) {
+  scan_lookback_tile<T, FIXED ? WALK_FIXED : WALK_WARP, LOSE_TILE>(in, out, n, ticket, ticket_base, status, fixed_s,
+                                                                   fixed_p, epoch, error, ahead, fault_tile);
 }
 
 // step 4a (-kernel=2 -walk=lane): the same kernel with the one-lane walk, a kernel of its own so that the two
 // above stay as they are
-template <typename T>
+template <typename T, bool LOSE_TILE>
 __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
     scan_lookback_lane(const T *in, T *out, size_t n, unsigned *ticket, unsigned ticket_base,
                        unsigned long long *status, size_t fixed_s, size_t fixed_p, unsigned epoch, int *error,
-                       unsigned ahead) {
-  scan_lookback_tile<T, WALK_LANE>(in, out, n, ticket, ticket_base, status, fixed_s, fixed_p, epoch, error, ahead);
+                       unsigned ahead, int fault_tile) {
+  scan_lookback_tile<T, WALK_LANE, LOSE_TILE>(in, out, n, ticket, ticket_base, status, fixed_s, fixed_p, epoch, error,
+                                              ahead, fault_tile);
 }
 
 // ---- the host side ------------------------------------------------------------------------------
@@ -214,7 +215,7 @@ static unsigned num_lb_tiles(size_t n) { return (unsigned)((n + LB_TILE - 1) / L
 // 1024; fixed_s and fixed_p are where the last two parts start
 static size_t status_words(unsigned nb) { return (size_t)nb + (nb / 32 + 1) + (nb / 1024 + 1); }
 
-template <typename T, lb_walk WALK> static void scan_one(scan_plan *p) {
+template <typename T, lb_walk WALK, bool LOSE_TILE> static void scan_one(scan_plan *p) {
   unsigned nb = num_lb_tiles(p->n);
   p->epoch = (p->epoch + 1) & 0x3FFFFFFFu; // 30 bits in the status word
   if (p->epoch == 0) { // after 2^30 launches: clear the words so that epoch 1 starts clean
@@ -223,38 +224,27 @@ template <typename T, lb_walk WALK> static void scan_one(scan_plan *p) {
   }
   size_t fixed_s = nb, fixed_p = (size_t)nb + nb / 32 + 1;
   if (WALK == WALK_LANE) {
-    scan_lookback_lane<T><<<nb, LB_THREADS>>>((const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket, p->ticket_base,
-                                              p->d_status, fixed_s, fixed_p, p->epoch, p->d_error, p->ahead);
+    scan_lookback_lane<T, LOSE_TILE><<<nb, LB_THREADS>>>((const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket,
+                                                         p->ticket_base, p->d_status, fixed_s, fixed_p, p->epoch,
+                                                         p->d_error, p->ahead, p->fault_tile);
     getLastCudaError("scan_lookback_lane execution failed");
   } else {
-    scan_lookback<T, WALK == WALK_FIXED><<<nb, LB_THREADS>>>((const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket,
-                                                             p->ticket_base, p->d_status, fixed_s, fixed_p, p->epoch,
-                                                             p->d_error, p->ahead);
+    scan_lookback<T, WALK == WALK_FIXED, LOSE_TILE><<<nb, LB_THREADS>>>(
+        (const T *)p->d_in, (T *)p->d_out, p->n, p->d_ticket, p->ticket_base, p->d_status, fixed_s, fixed_p, p->epoch,
+        p->d_error, p->ahead, p->fault_tile);
     getLastCudaError("scan_lookback execution failed");
   }
   p->ticket_base += nb; // the counter is never reset: the next launch's tiles start where these ended
 }
 
-static void run_lookback(void *arg) {
-  scan_plan *p = (scan_plan *)arg;
-  if (p->is_int)
-    scan_one<int, WALK_WARP>(p);
+// the element type, and -fault=lost_tile (fault_tile >= 0: the instances with the bug)
+template <lb_walk WALK> static void scan_walk(scan_plan *p) {
+  if (p->fault_tile >= 0)
+    p->is_int ? scan_one<int, WALK, true>(p) : scan_one<float, WALK, true>(p);
   else
-    scan_one<float, WALK_WARP>(p);
+    p->is_int ? scan_one<int, WALK, false>(p) : scan_one<float, WALK, false>(p);
 }
 
-static void run_lookback_lane(void *arg) { // step 4a
-  scan_plan *p = (scan_plan *)arg;
-  if (p->is_int)
-    scan_one<int, WALK_LANE>(p);
-  else
-    scan_one<float, WALK_LANE>(p);
-}
-
-static void run_lookback_fixed(void *arg) {
-  scan_plan *p = (scan_plan *)arg;
-  if (p->is_int)
-    scan_one<int, WALK_FIXED>(p);
-  else
-    scan_one<float, WALK_FIXED>(p);
-}
+static void run_lookback(void *arg) { scan_walk<WALK_WARP>((scan_plan *)arg); }
+static void run_lookback_lane(void *arg) { scan_walk<WALK_LANE>((scan_plan *)arg); } // step 4a
+static void run_lookback_fixed(void *arg) { scan_walk<WALK_FIXED>((scan_plan *)arg); }
