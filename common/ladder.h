@@ -75,18 +75,16 @@ static inline int ladder_timed_check(const ladder *L, int k) {
   return 0;
 }
 
-// Checks every step (passed[k]), then times every step (ms[k], the median) and checks what its last timed run
-// left. Returns 1 when every step passed both checks.
+// Step by step: checks step k (passed[k]), times it (ms[k], the median) and checks what its last timed run left,
+// before the next step touches the arrays the steps share. Returns 1 when every step passed both checks.
 static inline int ladder_check_and_time(const ladder *L, double *ms, int *passed) {
   int ok = 1;
   for (int k = 0; k < L->nsteps; k++) {
     passed[k] = L->check(L->ctx, k);
-    ok = ok && passed[k];
-  }
-  for (int k = 0; k < L->nsteps; k++) {
     ladder_call c = {L, k};
     ms[k] = time_median_ms(ladder_run_step, &c, L->warmup, ladder_reps(L, k));
-    if (!ladder_timed_check(L, k)) passed[k] = 0, ok = 0;
+    if (!ladder_timed_check(L, k)) passed[k] = 0;
+    ok = ok && passed[k];
   }
   return ok;
 }
