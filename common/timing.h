@@ -62,8 +62,9 @@ static inline float time_batch_ms(timed_fn fn, void *arg, int batch, cudaEvent_t
  * Runs fn(arg) `warmup` times untimed, then takes `reps` samples and returns their median, in ms per call.
  * fn must launch its work on the default stream and check it. A call that takes less than about 1 ms is
  * launched many times between one pair of events (enough for a sample of about 2 ms, at most 1000), because
- * recording two events around every launch adds a few microseconds to each (7.8 us instead of 4.5 us for an
- * 8 MB copy on an H200); longer calls get a pair of events each.
+ * recording two events around every launch adds a few microseconds to each, a large part of a short call (a
+ * measured case: docs/notes/baselines.md, "Figures behind the source's choices"); longer calls get a pair of
+ * events each.
  */
 static inline float time_median_ms(timed_fn fn, void *arg, int warmup, int reps) {
   float t[TIMING_MAX_REPS];

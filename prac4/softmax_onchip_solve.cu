@@ -12,8 +12,8 @@
  *      pair and waits at grid.sync(); warp 0 of every block then asks for all the blocks' pairs at once (one
  *      round trip to L2), takes their max M and the sum of s exp(m - M) over them, in the same order in every
  *      block, so all get the same (m, s) bit for bit, and hands (m, 1/s) to its warps in shared memory
- *      (before: 132 threads read one pair each, then two rounds of pair merges through shared memory; at 2^22 on
- *      an H100 the kernel took 14.6 us that way, 13.9 us this way: ../docs/notes/prac4.md);
+ *      (before: 132 threads read one pair each, then two rounds of pair merges through shared memory, slower at
+ *      2^22 on the H100 measured: docs/notes/prac4.md, "Figures behind the source's choices");
  *   3. writes y = exp(x - m) / s: first the streamed part, re-read backwards (it starts on what the first
  *      pass read last, still in L2), then the on-chip part, exp(x - m_part) times exp(m_part - m) / s: no
  *      read and no exp at all.
@@ -56,10 +56,10 @@ __device__ float2 g_partial[4096]; // (m, s) of each block: a grid is at most 32
 // 2^x (MUFU.EX2), where expf spends extra instructions to keep its argument exact for any |x|. Here |d| is at
 // most the spread of the input: the multiply's rounding and the constant's add up to 1.25 |d| u to the relative
 // error (u = 2^-24), and exp2f is within 2 ulp like expf; with x - m_part's own rounding and the factor
-// exp(m_part - m) later, some 2.3 spread u in all, inside the harness's 3 spread u. Measured on an H100: with
-// the whole input in registers these exps lie between the loads and the barrier, and 2^22 floats take about
-// 13.4 us instead of 13.9; in the kernel that also streams, the same change cost 3 % at 2^26 (278 us
-// against 270: the compiler places the streamed loads differently), so that one keeps expf.
+// exp(m_part - m) later, some 2.3 spread u in all, inside the harness's 3 spread u. With the whole input in
+// registers these exps lie between the loads and the barrier, and FAST made that launch faster on the H100
+// measured; in the kernel that also streams the same change made it slower (the compiler places the streamed
+// loads differently), so that one keeps expf (docs/notes/prac4.md, "Figures behind the source's choices").
 template <bool FAST> __device__ __forceinline__ float exp_shifted(float d) {
   return FAST ? exp2f(d * 1.44269504f) : expf(d);
 }

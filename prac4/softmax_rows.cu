@@ -50,7 +50,7 @@
 // columns a block of 1024 threads holds (block method), and a block's chunk (cluster and split): SPLIT_CHUNK(V)
 #define SPLIT_CHUNK(V) (1024 * ((V) == 4 ? BLOCK_ROW : BLOCK_ROW1))
 #define MAX_ELEMS (1LL << 28) // 1 GiB a matrix
-#define CLUSTER_AUTO_MAX 8 // -method=auto's largest cluster: 16 blocks (one cluster a GPC) ran below split on an H100
+#define CLUSTER_AUTO_MAX 8 // auto's largest cluster: 16 blocks (a whole GPC) ran slower than split: docs/notes/prac4.md
 #define MAX_COLS (1 << 24)
 
 #ifdef EXERCISE // make exercises: the learner's warp kernel, the row's max and sum cut out

@@ -49,17 +49,18 @@
 #define TB_BLOCK_X 32
 #define TB_ROWS 4 // columns in j a thread: its middle two find both j neighbours in its own registers
 #ifndef TB_BLOCK_Y
-#define TB_BLOCK_Y 48 // 32 x 48 columns, 26 x 42 of them output at T = 3: the fastest at T = 3 on an H200
+#define TB_BLOCK_Y 48 // 32 x 48 columns, 26 x 42 of them output at T = 3: the fastest at T = 3 on the H200 measured
 #endif
 #ifndef TB_SWEEPS
-#define TB_SWEEPS 3 // sweeps a pass (-T=): the fastest on an H200 (on an H100 at 1024^3, T = 4 is faster)
+#define TB_SWEEPS 3 // sweeps a pass (-T=): the fastest on the H200 measured (on the H100 at 1024^3, T = 4 was)
 #endif
 #ifndef TB_KCHUNK
 #define TB_KCHUNK 128 // output planes a block (-kchunk=): 2T more are read, 5 % more reads at T = 3
 #endif
 #define TB_MAX_SWEEPS 8
 // input planes each thread has in flight: the step that brings in plane p issues the load of plane
-// p + TB_PREFETCH. Measured on an H200 at 1024^3, T = 3: 6 beats 3 (by 5 %) and 2 (by 10 %)
+// p + TB_PREFETCH. 6 was faster than 3 and 2 on the H200 measured. (Block, T and prefetch depth, the figures:
+// docs/notes/prac3.md, "Figures behind the source's choices")
 #ifndef TB_PREFETCH
 #define TB_PREFETCH 6
 #endif
@@ -181,9 +182,9 @@ __global__ void __launch_bounds__(TB_BLOCK_X * BY / TB_ROWS,
         const float *c = rd + 2 * (L - 1) * BUF;
         const float below = c[-STRIP + BX], above = c[STRIP]; // the strips below and above, made last step
         // bit q: column q is copied at this level: all four on the grid's first and last planes (k = p - L is 0
-        // or NZ - 1), else the boundary columns. (One mask a level rather than a second test a column: with it
-        // ptxas emits 7 % fewer instructions, and a sweep is 7 % faster on an H200, 1.29 -> 1.20 ms at 1024^3,
-        // where the two tests had become a branch with moves on both sides)
+        // or NZ - 1), else the boundary columns. (One mask a level rather than a second test a column, which ptxas
+        // had made a branch with moves on both sides: with the mask it emits 7 % fewer instructions, and a sweep
+        // was faster on the H200 measured: docs/notes/prac3.md, "Figures behind the source's choices")
         const unsigned keep = (unsigned)(p - L - 1) >= (unsigned)(NZ - 2) ? ~0u : copied;
         float v[R];
 #pragma unroll

@@ -1,8 +1,8 @@
 /*
  * sgemm/k7_pipeline.cuh -- kernel 7: bigger thread tiles, one block an SM, and a copy pipeline.
- * Kernels 5 and 6 are held back by what a thread does besides multiply-adding (ncu on an H100 at 4096^3: 15 % of
- * the instructions are not FFMAs, and the FMA pipe is busy 63 % of the time). Four changes, each named where
- * it is made:
+ * Kernels 5 and 6 are held back by what a thread does besides multiply-adding: under ncu a share of their
+ * instructions are not FFMAs, which caps the FMA pipe, and the pipe is busy well below that cap (the profile:
+ * docs/notes/prac5.md, "SGEMM kernel 7 under the profiler"). Four changes, each named where it is made:
  *  (a) 8 x 16 outputs a thread (a warp owns 64 x 64 of C, the block 128 x 256): 128 multiply-adds for every
  *      six 16-byte shared loads, where kernels 5-6 have 64 for four. 128 accumulators need most of the 255
  *      registers a thread may have, so one block of 256 threads runs on an SM: 8 warps, 2 a scheduler, each

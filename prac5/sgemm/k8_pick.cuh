@@ -54,7 +54,8 @@ static void s8_grow(float **p, size_t *have, size_t bytes) {
 // runs a plan: one launch, or with split > 1 the slices into the workspace and the ordered sum into C.
 // B's tiles are copied 16 bytes at a time when its rows start on 16-byte boundaries (K a multiple of 4);
 // otherwise B is first copied into rows padded to a multiple of 4 floats (sgemm_pad_rows: N K 8 bytes of
-// traffic and a launch, a few microseconds at 1000 x 1001 x 999, where 4-byte copies of B cost 25 %)
+// traffic and a launch, far less than 4-byte copies of B cost the product on the H100 measured; the figures:
+// docs/notes/prac5.md, "SGEMM kernel 8: how its plans were chosen")
 static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float *C, int M, int N, int K) {
   int ldb = K;
   if (!rows_aligned16(B, K)) {

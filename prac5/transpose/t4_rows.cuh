@@ -6,9 +6,9 @@
  *    among them;
  *  - 64 columns, not 32: each row of the tile is read, and each row of its transpose written, as 256
  *    contiguous bytes instead of 128, so that the DRAM serves fewer, longer bursts.
- * Measured at 8192^2 (% of a device-to-device copy in the same run): 32 x 32 tiles with 32 x 8 threads gave
- * 93.6 % on an H100 and 86.4 % on an H200; 64 x 64 tiles with 64 x 8 threads give 96.2 % and 93.2 %
- * (64 x 4 threads: 95.0 and 93.9 %; 64 x 16: 94.5 and 86.1 %). The padding keeps the column reads of
+ * 32 x 32 tiles with 4 rows a thread were enough on the H100 measured, not on the H200; of the 64-wide shapes
+ * timed, 64 x 8 threads was the best on the H100 and close to the best on the H200 (the figures:
+ * docs/notes/prac5.md, "Figures behind the source's choices"). The padding keeps the column reads of
  * tile[tx][ty + i] conflict-free: element (i, j) is in bank (65 i + j) % 32 = (i + j) % 32.
  */
 #ifndef T4_TILE
