@@ -116,7 +116,8 @@ int main(int argc, char **argv) {
   // done once above (x and h stay as they were: the forward transforms are out of place and read them only).
   // Both signals are inputs of the call, so both are transformed each time; with a fixed filter its
   // transform would be made once, as conv1d_ladder's cuFFT route does
-  float ms = time_median_ms(run_fft_conv, &c, 3, reps);
+  checkCudaErrors(cudaMemset(c.d_y, 0xff, (size_t)P * sizeof(cufftReal))); // poisoned: judged below is what
+  float ms = time_median_ms(run_fft_conv, &c, 3, reps);                       // the timed calls wrote
   printf("FFT convolution: first call %.4f ms; median of %d: %.4f ms\n", ms_once, reps, ms);
   // the result the last timed call left, checked below too: a timed result is a checked result
   float *h_y_timed = (float *)malloc((size_t)ny * sizeof(float));

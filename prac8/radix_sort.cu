@@ -130,12 +130,18 @@ static int main_sort(int argc, char **argv) {
   if (!fault_zeros && strcmp(fault, "none") != 0) args_fail("-fault=%s: the deliberate bug here is zeros", fault);
   if (fault_zeros && !(kernel == 3 && is_float && !pairs))
     args_fail("-fault=zeros is onesweep's, on float keys alone: -kernel=3 -float, without -pairs");
+  if (fault_zeros && n < 100000) // the -dist=6 floats hold about 4 zeros per 1000 keys: enough of them to see
+    args_fail("-fault=zeros needs -n=100000 or more, so that the keys hold zeros of both signs");
   int dev = findCudaDevice(argc, argv);
 
   size_t N = (size_t)n, bytes = N * 4;
-  device_memory_check(sort_plan_bytes(N, pairs), // every allocation of the run (sort/sort_plan.h)
-                      pairs ? "10 arrays of n keys or values (in, out, between passes, CUB's and Thrust's workspace)"
-                            : "5 arrays of n keys (in, out, between passes, CUB's and Thrust's workspace)",
+  sort_plan p; // every array and workspace, counted here and made once below (sort/sort_plan.h)
+  memset(&p, 0, sizeof(p));
+  p.n = N, p.pairs = pairs, p.is_float = is_float, p.fault_zeros = fault_zeros;
+  p.cub_temp_bytes = cub_temp_size(&p); // CUB's two calls, asked for their sizes only: the larger, allocated once
+  device_memory_check(sort_plan_bytes(&p),
+                      pairs ? "keys and values in, out and between passes, and CUB's and Thrust's workspaces"
+                            : "keys in, out and between passes, and CUB's and Thrust's workspaces",
                       args_given(argc, argv, "n"));
   printf("Sorting %zu %s%s, input: %s\n", N, is_float ? "float keys" : "32-bit keys", pairs ? " with values" : "",
          sort_dist_names[dist]);
@@ -157,9 +163,6 @@ static int main_sort(int argc, char **argv) {
   printf("radix_sort_gold: %.1f ms\n", wall_ms() - t0);
   sort_oracle o = {N, pairs, is_float, h_in, h_gold, h_vgold, h_out, (unsigned char *)h_tmp, 0, 0};
 
-  sort_plan p; // every array and workspace, made once (sort/sort_plan.h)
-  memset(&p, 0, sizeof(p));
-  p.n = N, p.pairs = pairs, p.is_float = is_float, p.fault_zeros = fault_zeros;
   sort_plan_alloc(&p, dev, h_in, h_tmp);
 
   // each method on poisoned output, against the gold (-bench: CUB's two calls too, the peer)

@@ -116,6 +116,8 @@ int main(int argc, char **argv) {
   int lost_tile = strcmp(fault, "lost_tile") == 0;
   if (!lost_tile && strcmp(fault, "none") != 0) args_fail("-fault=%s: the deliberate bug here is lost_tile", fault);
   if (lost_tile && kernel != 2 && kernel != 3) args_fail("-fault=lost_tile is a look-back's: add -kernel=2 or 3");
+  if (lost_tile && num_lb_tiles((size_t)n) < 3) // the middle tile must have tiles after it that would miss it
+    args_fail("-fault=lost_tile needs 3 tiles or more: -n=%lld is %u of %d", n, num_lb_tiles((size_t)n), LB_TILE);
   int dev = findCudaDevice(argc, argv);
 
   size_t N = (size_t)n, bytes = N * 4;

@@ -4,6 +4,7 @@
  * synchronise the stream at the end of every call, and the peer is timed as the GPU runs it (the events time
  * the GPU; the runner synchronises after the last of the timed calls).
  */
+#include <cub/device/device_radix_sort.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
 
@@ -54,3 +55,22 @@ static void run_copy_in(void *arg) { // what run_thrust spends before it sorts
 // The time to subtract from run_thrust's: its copies alone, timed as the runner times every method (warm-up
 // runs, then the median of reps). The difference is the sort, as Thrust's users who sort in place see it.
 static double thrust_copy_ms(sort_plan *p, int reps) { return time_median_ms(run_copy_in, p, 3, reps); }
+
+// What Thrust's temporary storage will hold, before anything is allocated (sort/sort_plan.h counts it): the other
+// buffer of its in-place DoubleBuffer sort (n keys, and n values with -pairs) and the workspace CUB asks for that
+// call with a 64-bit count, as thrust::sort makes it (asked of CUB here; Thrust rounds its own pieces up a little)
+static size_t thrust_temp_size(const sort_plan *p) {
+  size_t bytes = 0;
+  int64_t n = (int64_t)p->n;
+  cub::DoubleBuffer<unsigned> keys(NULL, NULL), vals(NULL, NULL);
+  cub::DoubleBuffer<float> fkeys(NULL, NULL);
+  if (p->is_float && p->pairs)
+    checkCudaErrors(cub::DeviceRadixSort::SortPairs(NULL, bytes, fkeys, vals, n));
+  else if (p->is_float)
+    checkCudaErrors(cub::DeviceRadixSort::SortKeys(NULL, bytes, fkeys, n));
+  else if (p->pairs)
+    checkCudaErrors(cub::DeviceRadixSort::SortPairs(NULL, bytes, keys, vals, n));
+  else
+    checkCudaErrors(cub::DeviceRadixSort::SortKeys(NULL, bytes, keys, n));
+  return bytes + (size_t)(p->pairs ? 2 : 1) * p->n * 4 + (1 << 20);
+}

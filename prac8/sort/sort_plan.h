@@ -9,14 +9,16 @@
 
 #include "sort_common.cuh"
 
-// Every allocation of the run, counted in arrays of n keys: in, out and the passes' other buffer (below);
-// CUB's copy of the keys between passes (in its temporary storage: the const-input call does not sort in
-// place); Thrust's other buffer (in its temporary storage: thrust::sort sorts in place, through a
-// DoubleBuffer): 5, and 10 with -pairs, each with its values. Besides them onesweep's status words (4 passes
-// x 256 digits per tile, of keys alone, the smaller tile), step 8's counts (16 per 4096 keys), and 64 MB for
-// what stays small: the libraries' histograms and look-back states, onesweep's histogram and tickets.
-static size_t sort_plan_bytes(size_t n, int pairs) {
-  return (size_t)(pairs ? 10 : 5) * n * 4 + (size_t)os_tiles(n, false) * 256 * 16 + n / 64 + (64 << 20);
+// Every allocation of the run, before any is made: in, out and the passes' other buffer (each with its values
+// under -pairs); CUB's temporary storage as CUB itself gives its size (p->cub_temp_bytes, cub_temp_size: the
+// const-input call holds a copy of the keys between passes, and a look-back array per pass); Thrust's (sorting
+// in place: its other buffer and CUB's workspace for that call, thrust_temp_size); onesweep's status words (4
+// passes x 256 digits per tile, of keys alone, the smaller tile), step 8's counts (16 per 4096 keys), and 16 MB
+// for onesweep's histogram, tickets and flags.
+static size_t sort_plan_bytes(const sort_plan *p) {
+  size_t n = p->n, arrays = (size_t)(p->pairs ? 6 : 3) * n * 4;
+  return arrays + p->cub_temp_bytes + thrust_temp_size(p) + (size_t)os_tiles(n, false) * 256 * 16 + n / 64 +
+         (16 << 20);
 }
 
 // the input keys from h_in, and with -pairs each key's index as its value (h_tmp: n words of room)
@@ -39,7 +41,6 @@ static void sort_plan_alloc(sort_plan *p, int dev, const unsigned *h_in, unsigne
   checkCudaErrors(cudaMalloc((void **)&p->d_hist4, (size_t)16 * ((n + B4_TILE - 1) / B4_TILE) * 4));
   checkCudaErrors(cudaMalloc((void **)&p->d_error, sizeof(int)));
   checkCudaErrors(cudaMemset(p->d_error, 0, sizeof(int)));
-  p->cub_temp_bytes = cub_temp_size(p); // CUB's two calls: the larger, allocated once
   checkCudaErrors(cudaMalloc(&p->d_cub_temp, p->cub_temp_bytes));
   // (Thrust's temporary storage is allocated by its first call: once_allocator, sort/k4_thrust.cuh)
 }
