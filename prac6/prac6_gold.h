@@ -46,6 +46,27 @@ fastdiv_t fastdiv_make(uint32_t d);
 /* a tensor's NCHW index -> NHWC layout, on the CPU with plain / and % */
 void Gold_nchw_to_nhwc(const float *in, float *out, int N, int C, int H, int W);
 
+/* eltwise_gold.c: step 8, binary element-wise operators with broadcasting (eltwise.cu). The operators, in the
+ * order elementwise/table.h names them: arithmetic (the output has the inputs' type), logical (int8 inputs) and
+ * relational (any type), both of which give uint8 0/1. The element types: half (IEEE binary16, held as its
+ * 16 bits), float, int8. */
+enum { ELT_ADD, ELT_SUB, ELT_MUL, ELT_DIV, ELT_MAX, ELT_MIN, ELT_AND, ELT_OR, ELT_XOR,
+       ELT_LT, ELT_LE, ELT_EQ, ELT_NE, ELT_GT, ELT_GE, ELT_NOPS };
+enum { ELT_HALF, ELT_FLOAT, ELT_INT8, ELT_NTYPES };
+#define ELT_MAX_DIMS 4
+/* float <-> half in plain C: to half rounds to nearest, ties to even (NaN stays NaN, quiet) */
+uint16_t half_from_float(float f);
+float half_to_float(uint16_t h);
+/* count test inputs of a type: the special pairs first (a: which = 0, b: which = 1, so that the contiguous
+ * views pair them), then values from a seed; mask = 1: int8 0/1 only (the results of comparisons) */
+void eltwise_inputs(void *x, size_t count, int type, int mask, int which, unsigned int seed);
+/* one element: *out = a OP b, out of the op's output type (the inputs' type, or uint8) */
+void eltwise_gold_op(int op, int type, const void *a, const void *b, void *out);
+/* out (contiguous, extent[0] x .. x extent[3]) = a OP b, a and b read at element strides astride, bstride
+ * (0 broadcasts) from their views' first elements */
+void Gold_eltwise(int op, int type, const long long *extent, const void *a, const long long *astride, const void *b,
+                  const long long *bstride, void *out);
+
 #ifdef __cplusplus
 }
 #endif

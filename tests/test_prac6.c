@@ -19,6 +19,9 @@
 #include "test.h"
 #include "../prac6/fastdiv.h"
 #include "../prac6/prac6_gold.h"
+#include "../prac6/elementwise/plan.h"
+#include "../prac6/elementwise/table.h"
+#include "rng.h"
 
 /* 1 when q is the quotient of n / d: q d <= n < q d + d, in 64 bits so that nothing wraps */
 static int is_quotient(uint32_t n, uint32_t d, uint32_t q) {
@@ -261,6 +264,241 @@ TEST(atomics_locked_record_splits_64_bits) {
   CHECK(r[0].sum_hi == 0xffffffffu && r[0].sum_lo == (uint32_t)-11);
 }
 
+/* ---- step 8: eltwise (eltwise_gold.c, elementwise/views.h, elementwise/plan.h) ----------------------------- */
+
+static uint16_t f16_bits(float f) { return half_from_float(f); }
+static int half_is_nan(uint16_t h) { return (h & 0x7fffu) > 0x7c00u; }
+
+/* the half nearest to x, ties to even, by arithmetic in double alone: halves are spaced 2^(e - 10) in
+ * [2^e, 2^(e+1)) for e >= -14, and 2^-24 below 2^-14; x / spacing is exact (a power of two), nearbyint rounds it
+ * to the nearest integer, ties to even (the default rounding mode). The result is a half exactly, so the final
+ * conversion does no rounding of its own. */
+static uint16_t ref_half(double x) {
+  if (isnan(x)) return 0x7e00u;
+  uint16_t sign = signbit(x) ? 0x8000u : 0;
+  double ax = fabs(x);
+  if (isinf(ax)) return (uint16_t)(sign | 0x7c00u);
+  int e;
+  frexp(ax, &e); /* 2^(e-1) <= ax < 2^e */
+  int ex = e - 1 < -14 ? -14 : e - 1;
+  double q = ldexp(nearbyint(ldexp(ax, 10 - ex)), ex - 10);
+  if (q > 65504.0) return (uint16_t)(sign | 0x7c00u);
+  return (uint16_t)(sign | half_from_float((float)q));
+}
+
+TEST(half_conversions_known_values) {
+  CHECK(f16_bits(1.0f) == 0x3c00u && f16_bits(-2.0f) == 0xc000u && f16_bits(65504.0f) == 0x7bffu);
+  CHECK(f16_bits(65519.99f) == 0x7bffu && f16_bits(65520.0f) == 0x7c00u && f16_bits(1e10f) == 0x7c00u);
+  CHECK(f16_bits(-0.0f) == 0x8000u && f16_bits(INFINITY) == 0x7c00u && half_is_nan(f16_bits(NAN)));
+  CHECK(f16_bits(5.9604644775390625e-8f) == 0x0001u);         /* 2^-24, the smallest subnormal */
+  CHECK(f16_bits(2.98023223876953125e-8f) == 0x0000u);        /* 2^-25: a tie, to 0 (even) */
+  CHECK(f16_bits(4.470348358154297e-8f) == 0x0001u);          /* 3 x 2^-26: 0.75 of the unit, up */
+  CHECK(f16_bits(8.940696716308594e-8f) == 0x0002u);          /* 1.5 x 2^-24: a tie, to 2 (even) */
+  CHECK(f16_bits(6.103e-5f) == 0x0400u);                      /* just below 2^-14: up to the smallest normal */
+  CHECK(f16_bits(2049.0f) == 0x6800u && f16_bits(2051.0f) == 0x6802u && f16_bits(2050.0f) == 0x6801u);
+  CHECK(half_to_float(0x7bffu) == 65504.0f && half_to_float(0x0001u) == 5.9604644775390625e-8f);
+  CHECK(half_to_float(0x03ffu) == 6.097555160522461e-5f && isinf(half_to_float(0xfc00u)));
+  CHECK(signbit(half_to_float(0x8000u)) && half_to_float(0x8000u) == 0.0f && isnan(half_to_float(0x7e01u)));
+}
+
+/* every half widens and narrows back to itself (NaN to a NaN); every tie between neighbours goes to the even
+ * one, and a float ulp either side of it to the nearer */
+TEST(half_conversions_round_trip_and_ties) {
+  int bad = 0;
+  for (uint32_t h = 0; h < 0x10000u; h++) {
+    uint16_t back = f16_bits(half_to_float((uint16_t)h));
+    bad += half_is_nan((uint16_t)h) ? !half_is_nan(back) : back != h;
+  }
+  for (uint32_t h = 0; h < 0x7bffu; h++) { /* finite positive h and h + 1; the negative side by symmetry below */
+    float lo = half_to_float((uint16_t)h), hi = half_to_float((uint16_t)(h + 1)), mid = 0.5f * (lo + hi);
+    uint16_t even = (h & 1u) ? (uint16_t)(h + 1) : (uint16_t)h;
+    bad += f16_bits(mid) != even || f16_bits(-mid) != (uint16_t)(even | 0x8000u);
+    bad += f16_bits(nextafterf(mid, 0.0f)) != h || f16_bits(nextafterf(mid, INFINITY)) != h + 1;
+  }
+  CHECK(bad == 0);
+}
+
+/* against the rounding in double (ref_half), and gcc's own _Float16 where this compiler has it */
+TEST(half_from_float_matches_references) {
+  int bad = 0;
+  for (uint64_t k = 0; k < (1ull << 32); k += 65521) { /* about 65600 floats over every exponent */
+    uint32_t x = (uint32_t)k;
+    float f;
+    memcpy(&f, &x, 4);
+    uint16_t got = f16_bits(f), want = ref_half((double)f);
+    bad += half_is_nan(want) ? !half_is_nan(got) : got != want;
+#ifdef __FLT16_MAX__
+    _Float16 g = (_Float16)f;
+    uint16_t gb;
+    memcpy(&gb, &g, 2);
+    bad += half_is_nan(gb) ? !half_is_nan(got) : got != gb;
+#endif
+  }
+  CHECK(bad == 0);
+}
+
+/* the gold's half + - * / (in float, rounded once more to half) is the correctly rounded result: the exact
+ * result in double (exact for + - *: at most 40 bits; for / double's own rounding is harmless, 53 >= 2 x 11 + 2)
+ * rounded by ref_half, for 2^20 random pairs and every special pair */
+TEST(half_arithmetic_through_float_is_correctly_rounded) {
+  int bad = 0;
+  unsigned int s = 99;
+  for (int t = 0; t < (1 << 20); t++) {
+    uint16_t ha = (uint16_t)(lcg_next(&s) >> 16), hb = (uint16_t)(lcg_next(&s) >> 16);
+    if (t < 64) ha = f16_bits(((float[]){0, 65504, 2048, 5.96e-8f})[t % 4]), hb = (uint16_t)(t * 1031u);
+    double x = half_to_float(ha), y = half_to_float(hb);
+    double want[4] = {x + y, x - y, x * y, x / y};
+    for (int op = ELT_ADD; op <= ELT_DIV; op++) {
+      uint16_t got, w = ref_half(want[op]);
+      eltwise_gold_op(op, ELT_HALF, &ha, &hb, &got);
+      bad += half_is_nan(w) ? !half_is_nan(got) : got != w;
+    }
+  }
+  CHECK(bad == 0);
+}
+
+static int8_t i8_op(int op, int a, int b) {
+  int8_t x = (int8_t)a, y = (int8_t)b, r;
+  eltwise_gold_op(op, ELT_INT8, &x, &y, &r);
+  return r;
+}
+static uint32_t f_op_bits(int op, float a, float b) {
+  float r;
+  uint32_t u;
+  eltwise_gold_op(op, ELT_FLOAT, &a, &b, &r);
+  memcpy(&u, &r, 4);
+  return u;
+}
+static int rel_op(int op, int type, const void *a, const void *b) {
+  uint8_t r = 7;
+  eltwise_gold_op(op, type, a, b, &r);
+  return r;
+}
+
+TEST(eltwise_gold_semantics) {
+  CHECK(i8_op(ELT_ADD, 127, 1) == -128 && i8_op(ELT_SUB, -128, 1) == 127 && i8_op(ELT_MUL, 127, 127) == 1);
+  CHECK(i8_op(ELT_ADD, 100, 100) == -56 && i8_op(ELT_MUL, 64, 2) == -128 && i8_op(ELT_MUL, -128, -1) == -128);
+  CHECK(i8_op(ELT_DIV, -128, -1) == -128 && i8_op(ELT_DIV, 5, 0) == 0 && i8_op(ELT_DIV, -7, 2) == -3);
+  CHECK(i8_op(ELT_DIV, 7, -2) == -3 && i8_op(ELT_MAX, -128, 127) == 127 && i8_op(ELT_MIN, -128, 127) == -128);
+  int8_t z = 0, five = 5, m1 = -1, one = 1;
+  CHECK(rel_op(ELT_AND, ELT_INT8, &z, &five) == 0 && rel_op(ELT_AND, ELT_INT8, &five, &m1) == 1);
+  CHECK(rel_op(ELT_OR, ELT_INT8, &z, &z) == 0 && rel_op(ELT_XOR, ELT_INT8, &one, &one) == 0);
+  CHECK(rel_op(ELT_XOR, ELT_INT8, &z, &five) == 1 && rel_op(ELT_LT, ELT_INT8, &m1, &z) == 1);
+  CHECK(f_op_bits(ELT_MAX, -0.0f, 0.0f) == 0u && f_op_bits(ELT_MAX, 0.0f, -0.0f) == 0u);
+  CHECK(f_op_bits(ELT_MIN, 0.0f, -0.0f) == 0x80000000u && f_op_bits(ELT_MIN, -0.0f, 0.0f) == 0x80000000u);
+  float nan = NAN, fz = 0.0f, nz = -0.0f, fone = 1.0f;
+  uint32_t u = f_op_bits(ELT_MAX, NAN, 1.0f), v = f_op_bits(ELT_MIN, 1.0f, NAN);
+  CHECK((u & 0x7fffffffu) > 0x7f800000u && (v & 0x7fffffffu) > 0x7f800000u);
+  CHECK(rel_op(ELT_NE, ELT_FLOAT, &nan, &nan) == 1 && rel_op(ELT_EQ, ELT_FLOAT, &nan, &nan) == 0);
+  CHECK(rel_op(ELT_LT, ELT_FLOAT, &nz, &fz) == 0 && rel_op(ELT_EQ, ELT_FLOAT, &nz, &fz) == 1);
+  CHECK(rel_op(ELT_GE, ELT_FLOAT, &nan, &fone) == 0 && rel_op(ELT_GT, ELT_FLOAT, &fone, &fz) == 1);
+  uint16_t big = 0x7bffu, two = f16_bits(2048.0f), h1 = 0x3c00u, h3 = f16_bits(3.0f), tiny = 1, half_ = 0x3800u, r;
+  eltwise_gold_op(ELT_ADD, ELT_HALF, &big, &big, &r);
+  CHECK(r == 0x7c00u); /* 65504 + 65504 overflows half (not float) */
+  eltwise_gold_op(ELT_ADD, ELT_HALF, &two, &h1, &r);
+  CHECK(r == 0x6800u); /* 2049: a tie, to 2048 */
+  eltwise_gold_op(ELT_ADD, ELT_HALF, &two, &h3, &r);
+  CHECK(r == 0x6802u); /* 2051: a tie, to 2052 */
+  eltwise_gold_op(ELT_MUL, ELT_HALF, &tiny, &half_, &r);
+  CHECK(r == 0x0000u); /* 2^-25: a tie, to 0 */
+  uint16_t hz = 0x8000u, hp = 0;
+  eltwise_gold_op(ELT_MAX, ELT_HALF, &hz, &hp, &r);
+  CHECK(r == 0);
+  eltwise_gold_op(ELT_MIN, ELT_HALF, &hp, &hz, &r);
+  CHECK(r == 0x8000u);
+  /* the special pairs lead the inputs, so that contiguous views pair them */
+  int8_t ia[16], ib[16];
+  eltwise_inputs(ia, 16, ELT_INT8, 0, 0, 1);
+  eltwise_inputs(ib, 16, ELT_INT8, 0, 1, 1);
+  CHECK(ia[0] == 127 && ib[0] == 1 && ia[2] == -128 && ib[2] == -1);
+  eltwise_inputs(ia, 16, ELT_INT8, 1, 0, 1);
+  int mask_ok = 1;
+  for (int i = 0; i < 16; i++) mask_ok &= ia[i] == 0 || ia[i] == 1;
+  CHECK(mask_ok);
+}
+
+/* out (2 x 3) = a (2 x 3) + b of shape [3], broadcast over the rows */
+TEST(eltwise_gold_broadcasts) {
+  float a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {10, 20, 30}, out[6], want[6] = {11, 22, 33, 14, 25, 36};
+  long long ext[4] = {1, 1, 2, 3}, as[4] = {0, 0, 3, 1}, bs[4] = {0, 0, 0, 1};
+  Gold_eltwise(ELT_ADD, ELT_FLOAT, ext, a, as, b, bs, out);
+  CHECK(memcmp(out, want, sizeof(out)) == 0);
+}
+
+static int dims_of(const char *shape, const char *va, const char *vb, elt_dims *d) {
+  char msg[256];
+  return elt_parse_shape(shape, d, msg, sizeof(msg)) || elt_parse_view(va, 0, d, 1, msg, sizeof(msg)) ||
+         elt_parse_view(vb, 0, d, 2, msg, sizeof(msg));
+}
+
+TEST(eltwise_merge_dimensions) {
+  elt_dims d, m;
+  CHECK(dims_of("2,3,4,5", "contig", "contig", &d) == 0);
+  m = elt_merge(&d);
+  CHECK(m.rank == 1 && m.extent[0] == 120 && m.stride[1][0] == 1 && m.stride[2][0] == 1);
+  CHECK(dims_of("2,3,4,5", "contig", "shape:3,1,1", &d) == 0); /* [C,1,1] over NCHW: (N, C, HW) */
+  m = elt_merge(&d);
+  CHECK(m.rank == 3 && m.extent[0] == 2 && m.extent[1] == 3 && m.extent[2] == 20);
+  CHECK(m.stride[2][0] == 0 && m.stride[2][1] == 1 && m.stride[2][2] == 0 && m.stride[1][1] == 20);
+  CHECK(dims_of("2,3,4,5", "contig", "shape:5", &d) == 0); /* [1,1,1,C] over NHWC: (NHW, C) */
+  m = elt_merge(&d);
+  CHECK(m.rank == 2 && m.extent[0] == 24 && m.extent[1] == 5 && m.stride[2][0] == 0 && m.stride[2][1] == 1);
+  CHECK(dims_of("2,3,4,5", "contig", "transposed", &d) == 0); /* NHWC read as NCHW: (N, C, HW) */
+  m = elt_merge(&d);
+  CHECK(m.rank == 3 && m.extent[2] == 20 && m.stride[2][0] == 60 && m.stride[2][1] == 1 && m.stride[2][2] == 3);
+  CHECK(dims_of("2,3,4,5", "step:2", "scalar", &d) == 0); /* a slice with a step, a scalar: one dimension */
+  m = elt_merge(&d);
+  CHECK(m.rank == 1 && m.extent[0] == 120 && m.stride[1][0] == 2 && m.stride[2][0] == 0 && d.span[1] == 239);
+  CHECK(dims_of("2,3,5,7", "shape:2,1,5,1", "shape:3,1,7", &d) == 0); /* both broadcast: nothing merges */
+  m = elt_merge(&d);
+  CHECK(m.rank == 4 && m.stride[1][1] == 0 && m.stride[1][2] == 1 && m.stride[2][0] == 0 && m.stride[2][1] == 7);
+  CHECK(dims_of("1,1,1", "contig", "scalar", &d) == 0);
+  m = elt_merge(&d);
+  CHECK(m.rank == 1 && m.extent[0] == 1);
+  CHECK(dims_of("1,3,1,5", "strides:9,5,9,1", "contig", &d) == 0); /* extents of 1: their strides do not matter */
+  m = elt_merge(&d);
+  CHECK(m.rank == 1 && m.extent[0] == 15);
+  char msg[256];
+  CHECK(dims_of("2,3", "shape:4,1", "contig", &d) != 0 && dims_of("2,3", "strides:1", "contig", &d) != 0);
+  CHECK(dims_of("2,3,4", "transposed", "contig", &d) != 0 && dims_of("2,3", "bogus", "contig", &d) != 0);
+  CHECK(elt_parse_shape("0,3", &d, msg, sizeof(msg)) != 0 && elt_parse_shape("65536,65536", &d, msg, sizeof(msg)) != 0);
+  CHECK(elt_parse_shape("1,2,3,4,5", &d, msg, sizeof(msg)) != 0 && elt_parse_shape("3,", &d, msg, sizeof(msg)) != 0);
+}
+
+TEST(eltwise_half8_and_tiled_paths) {
+  elt_dims d, m;
+  unsigned long long at[3] = {256, 512, 1024};
+  size_t half3[3] = {2, 2, 2}, lt3[3] = {1, 2, 2};
+  dims_of("2,16,8,8", "contig", "contig", &d);
+  m = elt_merge(&d);
+  elt_half8_plan p = elt_plan_half8(&m, at, half3, 8);
+  CHECK(p.vector && p.mode[1] == ELT_LOAD_VEC && p.mode[2] == ELT_LOAD_VEC);
+  unsigned long long off[3] = {256, 512, 1026}; /* b 2 bytes into a 16-byte line: element loads for b alone */
+  p = elt_plan_half8(&m, off, half3, 8);
+  CHECK(p.vector && p.mode[1] == ELT_LOAD_VEC && p.mode[2] == ELT_LOAD_GATHER && strstr(p.why, "2 bytes"));
+  unsigned long long oout[3] = {258, 512, 1024};
+  CHECK(!elt_plan_half8(&m, oout, half3, 8).vector);
+  unsigned long long o8[3] = {264, 512, 1024}; /* uint8 out of 8 halves: 8-byte stores, 8 bytes suffice */
+  CHECK(elt_plan_half8(&m, o8, lt3, 8).vector);
+  dims_of("2,16,8,8", "contig", "shape:16,1,1", &d);
+  m = elt_merge(&d);
+  p = elt_plan_half8(&m, at, half3, 8);
+  CHECK(p.vector && p.mode[1] == ELT_LOAD_VEC && p.mode[2] == ELT_LOAD_BCAST);
+  CHECK(!elt_plan_tiled(&m, 32).tiled);
+  dims_of("2,3,4,7", "contig", "shape:3,1,1", &d); /* (2, 3, 28): 28 is no multiple of 8 */
+  m = elt_merge(&d);
+  CHECK(!elt_plan_half8(&m, at, half3, 8).vector);
+  dims_of("2,24,4,4", "contig", "transposed", &d);
+  m = elt_merge(&d);
+  p = elt_plan_half8(&m, at, half3, 8);
+  CHECK(p.vector && p.mode[1] == ELT_LOAD_VEC && p.mode[2] == ELT_LOAD_GATHER);
+  elt_tiled_plan t = elt_plan_tiled(&m, 32);
+  CHECK(t.tiled && !t.tile[1] && t.tile[2]);
+  dims_of("2,24,4,16", "contig", "strides:0,0,33,1", &d); /* a row stride of 33: b's rows not all aligned */
+  m = elt_merge(&d);
+  CHECK(elt_plan_half8(&m, at, half3, 8).mode[2] == ELT_LOAD_GATHER);
+}
+
 int main(void) {
   RUN(fastdiv_magic_numbers_known);
   RUN(fastdiv_magic_bound_holds);
@@ -275,5 +513,13 @@ int main(void) {
   RUN(atomics_sign_aware_max_matches_float_max);
   RUN(atomics_gold_small_example);
   RUN(atomics_locked_record_splits_64_bits);
+  RUN(half_conversions_known_values);
+  RUN(half_conversions_round_trip_and_ties);
+  RUN(half_from_float_matches_references);
+  RUN(half_arithmetic_through_float_is_correctly_rounded);
+  RUN(eltwise_gold_semantics);
+  RUN(eltwise_gold_broadcasts);
+  RUN(eltwise_merge_dimensions);
+  RUN(eltwise_half8_and_tiled_paths);
   return test_summary();
 }
