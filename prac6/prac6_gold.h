@@ -46,6 +46,17 @@ fastdiv_t fastdiv_make(uint32_t d);
 /* a tensor's NCHW index -> NHWC layout, on the CPU with plain / and % */
 void Gold_nchw_to_nhwc(const float *in, float *out, int N, int C, int H, int W);
 
+/* concat_gold.c: step 7. out = the K inputs concatenated along `axis`: row-major tensors of rank 1 to 4 and
+ * elements of elem bytes (moved as bytes); dims are the output's extents, input k has split[k] on the axis
+ * (the splits sum to dims[axis]) and dims elsewhere */
+void Gold_concat(const void *const *in, int K, const size_t *split, const size_t *dims, int rank, int axis,
+                 size_t elem, void *out);
+/* the poison of concat's output, a byte repeated: all ones (a NaN in half and float), and 0x80 (-128) for int8;
+ * concat_inputs: n elements of elem bytes from a seed, none of them the poison */
+#define CONCAT_POISON 0xff
+#define CONCAT_POISON_INT8 0x80
+void concat_inputs(unsigned char *x, size_t n, size_t elem, unsigned int seed);
+
 /* eltwise_gold.c: step 8, binary element-wise operators with broadcasting (eltwise.cu). The operators, in the
  * order elementwise/table.h names them: arithmetic (the output has the inputs' type), logical (int8 inputs) and
  * relational (any type), both of which give uint8 0/1. The element types: half (IEEE binary16, held as its

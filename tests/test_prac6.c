@@ -264,6 +264,110 @@ TEST(atomics_locked_record_splits_64_bits) {
   CHECK(r[0].sum_hi == 0xffffffffu && r[0].sum_lo == (uint32_t)-11);
 }
 
+/* ---- step 7: concat (concat_gold.c) ---------------------------------------------------------------------- */
+
+/* by hand: [[0 1 2] [3 4 5]] and [[6] [7]] along axis 1 -> [[0 1 2 6] [3 4 5 7]]; along axis 0, [[0 1] [2 3]]
+ * and [[4 5]] -> rows 0 1, 2 3, 4 5 */
+TEST(concat_gold_by_hand) {
+  unsigned char a[6] = {0, 1, 2, 3, 4, 5}, b[2] = {6, 7}, out[8], want[8] = {0, 1, 2, 6, 3, 4, 5, 7};
+  const void *in[2] = {a, b};
+  size_t dims[2] = {2, 4}, split[2] = {3, 1};
+  Gold_concat(in, 2, split, dims, 2, 1, 1, out);
+  CHECK(memcmp(out, want, 8) == 0);
+  uint16_t c[4] = {0, 1, 2, 3}, d[2] = {4, 5}, o[6], w[6] = {0, 1, 2, 3, 4, 5};
+  const void *in2[2] = {c, d};
+  size_t dims2[2] = {3, 2}, split2[2] = {2, 1};
+  Gold_concat(in2, 2, split2, dims2, 2, 0, 2, o);
+  CHECK(memcmp(o, w, sizeof(o)) == 0);
+}
+
+/* the definition, element by element: output element i has coordinates x (row-major over dims); along the axis
+ * they fall in input k, where offset[k] <= x[axis] < offset[k + 1], at coordinate x[axis] - offset[k]. Random
+ * shapes of rank 1 to 4, every axis, 2 to 9 inputs whose extents on the axis may be 1, elements of 1, 2, 4 bytes */
+TEST(concat_gold_is_the_definition) {
+  uint32_t state = 12345;
+  int bad = 0;
+  for (int t = 0; t < 300; t++) {
+    state = state * 1664525u + 1013904223u;
+    int rank = 1 + (int)(state >> 8) % 4, axis = (int)(state >> 12) % rank, K = 2 + (int)(state >> 16) % 8;
+    size_t elem = (size_t)1 << ((state >> 20) % 3), dims[4], split[9], offset[10] = {0}, total = 1;
+    for (int d = 0; d < rank; d++) dims[d] = 1 + (size_t)((state >> (4 * d + 3)) % 5);
+    for (int k = 0; k < K; k++) {
+      state = state * 1664525u + 1013904223u;
+      split[k] = 1 + (state >> 24) % 4;
+      offset[k + 1] = offset[k] + split[k];
+    }
+    dims[axis] = offset[K];
+    for (int d = 0; d < rank; d++) total *= dims[d];
+    unsigned char *x = malloc(total * elem), *out = malloc(total * elem);
+    const void *in[9];
+    concat_inputs(x, total, elem, (unsigned)t);
+    for (int k = 0, at = 0; k < K; k++) {
+      in[k] = x + at;
+      at += (int)(total / dims[axis] * split[k] * elem);
+    }
+    Gold_concat(in, K, split, dims, rank, axis, elem, out);
+    for (size_t i = 0; i < total; i++) {
+      size_t c[4], r = i, j = 0;
+      for (int d = rank - 1; d >= 0; d--) c[d] = r % dims[d], r /= dims[d];
+      int k = 0;
+      while (c[axis] >= offset[k + 1]) k++;
+      c[axis] -= offset[k];
+      for (int d = 0; d < rank; d++) j = j * (d == axis ? split[k] : dims[d]) + c[d];
+      bad += memcmp(out + i * elem, (const unsigned char *)in[k] + j * elem, elem) != 0;
+    }
+    free(x);
+    free(out);
+  }
+  CHECK(bad == 0);
+}
+
+/* kernels 1 and 2's index arithmetic (concat_steps/k1_divmod.cuh, k2_fastdiv.cuh) on the CPU: element i of input
+ * k, unravelled with fastdiv by its own extents and put back with the output's strides plus offset[k] times the
+ * axis's stride, lands where the gold put it. NCHW along C and NHWC along C, uneven splits */
+TEST(concat_index_arithmetic_matches_gold) {
+  int bad = 0;
+  for (int nhwc = 0; nhwc < 2; nhwc++) {
+    size_t N = 3, C = 11, H = 5, W = 7, split[3] = {4, 1, 6}, off[3] = {0, 4, 5}, total = N * C * H * W;
+    size_t dims[4] = {N, nhwc ? H : C, nhwc ? W : H, nhwc ? C : W}, axis = nhwc ? 3 : 1;
+    size_t s[4] = {dims[1] * dims[2] * dims[3], dims[2] * dims[3], dims[3], 1};
+    unsigned char x[3 * 11 * 5 * 7], out[3 * 11 * 5 * 7];
+    const void *in[3] = {x, x + total / C * 4, x + total / C * 5};
+    concat_inputs(x, total, 1, 7);
+    Gold_concat(in, 3, split, dims, 4, (int)axis, 1, out);
+    for (int k = 0; k < 3; k++) {
+      size_t e[4] = {dims[0], dims[1], dims[2], dims[3]};
+      e[axis] = split[k];
+      fastdiv_t e1 = fastdiv_make((uint32_t)e[1]), e2 = fastdiv_make((uint32_t)e[2]), e3 = fastdiv_make((uint32_t)e[3]);
+      for (uint32_t i = 0; i < e[0] * e[1] * e[2] * e[3]; i++) {
+        uint32_t t = fastdiv_div(i, e3), c3 = i - t * e3.d, v = fastdiv_div(t, e2), c2 = t - v * e2.d;
+        uint32_t c0 = fastdiv_div(v, e1), c1 = v - c0 * e1.d;
+        size_t o = off[k] * s[axis] + c0 * s[0] + c1 * s[1] + c2 * s[2] + c3;
+        bad += o >= total || out[o] != ((const unsigned char *)in[k])[i];
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
+/* concat's inputs never hold the poison its output starts as, so an element left unwritten cannot pass; and they
+ * are not all alike (every byte value turns up) */
+TEST(concat_inputs_never_poison) {
+  static unsigned char x[1 << 20];
+  for (size_t elem = 1; elem <= 4; elem *= 2) {
+    size_t n = sizeof(x) / elem, poisoned = 0, seen[256] = {0}, distinct = 0;
+    concat_inputs(x, n, elem, 3);
+    for (size_t i = 0; i < n; i++) {
+      int all = 1;
+      for (size_t b = 0; b < elem; b++) all &= x[i * elem + b] == (elem == 1 ? CONCAT_POISON_INT8 : CONCAT_POISON);
+      poisoned += all;
+    }
+    for (size_t i = 0; i < sizeof(x); i++) distinct += seen[x[i]]++ == 0;
+    CHECK(poisoned == 0);
+    CHECK(distinct >= 255);
+  }
+}
+
 /* ---- step 8: eltwise (eltwise_gold.c, elementwise/views.h, elementwise/plan.h) ----------------------------- */
 
 static uint16_t f16_bits(float f) { return half_from_float(f); }
@@ -513,6 +617,10 @@ int main(void) {
   RUN(atomics_sign_aware_max_matches_float_max);
   RUN(atomics_gold_small_example);
   RUN(atomics_locked_record_splits_64_bits);
+  RUN(concat_gold_by_hand);
+  RUN(concat_gold_is_the_definition);
+  RUN(concat_index_arithmetic_matches_gold);
+  RUN(concat_inputs_never_poison);
   RUN(half_conversions_known_values);
   RUN(half_conversions_round_trip_and_ties);
   RUN(half_from_float_matches_references);
