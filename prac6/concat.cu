@@ -30,7 +30,6 @@
 #include "fastdiv.h"
 #include "prac6_gold.h"
 // step 6's fastdiv_make, compiled into this program: its sources are concat.cu and concat_gold.c (Makefile)
-#include "fastdiv_gold.c"
 
 #include "concat_steps/problem.cuh" // what every step is given, before the steps
 

@@ -37,7 +37,6 @@
 
 #include "prac6_gold.h"
 // step 6's fastdiv_make, compiled into this program: its sources are eltwise.cu and eltwise_gold.c (Makefile)
-#include "fastdiv_gold.c"
 
 #include "elementwise/geom.cuh"
 #include "elementwise/ops.cuh"
