@@ -87,12 +87,15 @@ static void print_value(const unsigned char *p, const elt_call *c) {
 }
 
 // the output's allocation, copied back: its elements that differ from the gold (bit for bit, or both NaN), and
-// the bytes before its first element that lost the poison; *first: the first element that differs
+// the bytes before its first element and in the guard after its last that lost the poison (a store out of
+// bounds); *first: the first element that differs
+#define ELT_GUARD 256 // bytes of poison after the output
 static size_t out_wrong(elt_ctx *x, unsigned char poison, long long *first) {
   checkCudaErrors(cudaMemcpy(x->h_out, x->d_out, x->out_bytes, cudaMemcpyDeviceToHost));
   size_t os = x->os, guard = (size_t)x->ooff * os, n = (size_t)elt_count(&x->d), bad = 0;
   *first = -1;
   for (size_t j = 0; j < guard; j++) bad += x->h_out[j] != poison;
+  for (size_t j = guard + n * os; j < x->out_bytes; j++) bad += x->h_out[j] != poison; // the guard after it
   for (size_t i = 0; i < n; i++) {
     const unsigned char *p = x->h_out + guard + i * os, *q = x->h_gold + i * os;
     if (memcmp(p, q, os) && !(out_is_nan(p, os) && out_is_nan(q, os))) {
@@ -223,7 +226,7 @@ int main(int argc, char **argv) {
   int dev = findCudaDevice(argc, argv);
   size_t es = elt_size(type), os_max = all ? es : elt_out_size(op, type);
   size_t abytes = (size_t)(aoff + x.d.span[1]) * es, bbytes = (size_t)(boff + x.d.span[2]) * es;
-  size_t obytes = (size_t)(ooff + n) * os_max, traffic = (size_t)elt_traffic(&x.d, es, os_max);
+  size_t obytes = (size_t)(ooff + n) * os_max + ELT_GUARD, traffic = (size_t)elt_traffic(&x.d, es, os_max);
   int with_copy = bench || kernel == 0;
   device_memory_check(abytes + bbytes + obytes + (with_copy ? traffic : 0),
                       with_copy ? "a, b, the output and the copy's two buffers" : "a, b and the output",
@@ -250,7 +253,7 @@ int main(int argc, char **argv) {
   int ok = 1;
   for (int o = all ? 0 : op; o <= (all ? ELT_NOPS - 1 : op); o++) {
     if (!elt_op_takes(o, type)) continue;
-    x.call.op = o, x.os = elt_out_size(o, type), x.out_bytes = (size_t)(ooff + n) * x.os;
+    x.call.op = o, x.os = elt_out_size(o, type), x.out_bytes = (size_t)(ooff + n) * x.os + ELT_GUARD;
     x.call.out = (char *)x.d_out + ooff * x.os;
     unsigned long long addr[3] = {(uintptr_t)x.call.out, (uintptr_t)x.call.a, (uintptr_t)x.call.b};
     size_t esize[3] = {x.os, es, es};

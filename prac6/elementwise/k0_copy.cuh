@@ -30,7 +30,7 @@ __global__ void copy_verify(const uint32_t *dst, size_t words, unsigned long lon
 }
 
 static void copy_setup(elt_copy *c, size_t bytes, int use_kernel) {
-  c->words = bytes / 16 * 4;
+  c->words = (bytes < 16 ? 16 : bytes) / 16 * 4; // whole 16-byte words, at least one (a launch needs a block)
   c->use_kernel = use_kernel;
   checkCudaErrors(cudaMalloc((void **)&c->src, c->words * 4));
   checkCudaErrors(cudaMalloc((void **)&c->dst, c->words * 4));
