@@ -28,8 +28,7 @@
 #include "timing.h"
 
 #include "fastdiv.h"
-#include "prac6_gold.h"
-// step 6's fastdiv_make, compiled into this program: its sources are concat.cu and concat_gold.c (Makefile)
+#include "prac6_gold.h" // the gold, and step 6's fastdiv_make (fastdiv_gold.c, linked in: Makefile)
 
 #include "concat_steps/problem.cuh" // what every step is given, before the steps
 

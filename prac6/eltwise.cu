@@ -35,9 +35,7 @@
 #include "ladder.h"
 #include "timing.h"
 
-#include "prac6_gold.h"
-// step 6's fastdiv_make, compiled into this program: its sources are eltwise.cu and eltwise_gold.c (Makefile)
-
+#include "prac6_gold.h" // the gold, and step 6's fastdiv_make (fastdiv_gold.c, linked in: Makefile)
 #include "elementwise/geom.cuh"
 #include "elementwise/ops.cuh"
 #include "elementwise/table.h"
@@ -175,7 +173,7 @@ static void bench_keys(void *p, int k, const double *ms, char *prog, size_t npro
 
 int main(int argc, char **argv) {
   const char *op_w = "add", *type_w = "half", *case_w = "none", *shape_w = "64,256,64,64", *a_w = "contig",
-             *b_w = "contig", *data_w = "mixed";
+             *b_w = "contig", *data_w = "mixed", *expect_w = "any";
   long long aoff = 0, boff = 0, ooff = 0;
   int kernel = ELT_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 20;
   arg_spec opts[] = {
@@ -194,6 +192,7 @@ int main(int argc, char **argv) {
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time kernels 0 to 4, print the table and BENCH lines"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
+      {"expect_path", ARG_WORD, &expect_w, 0, 0, "element, or a's and b's loads (v, b, e: vv, vb, ...): FAIL if not"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   int type = elt_lookup(type_w, elt_type_names, ELT_NTYPES), op = elt_lookup(op_w, elt_op_names, ELT_NOPS);
@@ -211,10 +210,10 @@ int main(int argc, char **argv) {
   if (cs) op = cs->op, all = 0, shape_w = elt_case_shape(type), a_w = cs->a, b_w = cs->b;
   if (all && bench) args_fail("-op=all checks every operator; -bench times one");
   if (!all && !elt_op_takes(op, type)) args_fail("-op=%s: the logical operators take int8", op_w);
+  if (!elt_path_code_valid(expect_w)) args_fail("-expect_path=%s: element, or two of v, b, e (a's, b's loads)", expect_w);
   if ((!mask && strcmp(data_w, "mixed")) || (mask && type != ELT_INT8))
     args_fail("-data=%s: mixed, or mask (0/1 bytes) with -type=int8", data_w);
-  elt_ctx x;
-  memset(&x, 0, sizeof(x));
+  elt_ctx x = elt_ctx(); // every field zero
   char msg[ARG_MSG_LEN];
   if (elt_parse_shape(shape_w, &x.d, msg, sizeof(msg)) || elt_parse_view(a_w, aoff, &x.d, 1, msg, sizeof(msg)) ||
       elt_parse_view(b_w, boff, &x.d, 2, msg, sizeof(msg)))
@@ -222,7 +221,6 @@ int main(int argc, char **argv) {
   long long n = elt_count(&x.d);
   if (ooff + n > ELT_INDEX_MAX) args_fail("-ooffset=%lld: the output would reach past element 2^31 - 1", ooff);
   x.ooff = ooff, x.case_name = cs ? cs->name : "custom";
-
   int dev = findCudaDevice(argc, argv);
   size_t es = elt_size(type), os_max = all ? es : elt_out_size(op, type);
   size_t abytes = (size_t)(aoff + x.d.span[1]) * es, bbytes = (size_t)(boff + x.d.span[2]) * es;
@@ -258,6 +256,9 @@ int main(int argc, char **argv) {
     unsigned long long addr[3] = {(uintptr_t)x.call.out, (uintptr_t)x.call.a, (uintptr_t)x.call.b};
     size_t esize[3] = {x.os, es, es};
     elt_call_setup(&x.call, &m, addr, esize, TILED_TP);
+    if (strcmp(expect_w, "any") && strcmp(expect_w, elt_path_code(&x.call.half8)))
+      return result_fail("kernel 3 took the %s path (%s); the line expected %s", elt_path_code(&x.call.half8),
+                         x.call.half8.why, expect_w);
     long long ext[4], as[4], bs[4];
     elt_pad4(&x.d, 1, ext, as);
     elt_pad4(&x.d, 2, ext, bs);

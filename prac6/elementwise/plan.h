@@ -103,6 +103,21 @@ static inline elt_half8_plan elt_plan_half8(const elt_dims *m, const unsigned lo
   return p;
 }
 
+/* -expect_path: kernel 3's path as a word a runs line can name: "element" (the launch goes element by element),
+ * else one letter an operand, a then b: v 16-byte loads, b one load broadcast, e element loads ("vb": a 16-byte
+ * loads, b broadcast). elt_path_code: plan p's word; elt_path_code_valid: w is "any", "element" or such a word. */
+static inline const char *elt_path_code(const elt_half8_plan *p) {
+  static char code[3];
+  if (!p->vector) return "element";
+  static const char letter[] = {'v', 'b', 'e'};
+  code[0] = letter[p->mode[1]], code[1] = letter[p->mode[2]], code[2] = '\0';
+  return code;
+}
+static inline int elt_path_code_valid(const char *w) {
+  return !strcmp(w, "any") || !strcmp(w, "element") ||
+         (strlen(w) == 2 && strchr("vbe", w[0]) && strchr("vbe", w[1]) && w[0] && w[1]);
+}
+
 /* ---- kernel 4: an operand contiguous along the second-innermost merged dim and strided along the innermost
  * (a transposed view) goes through a shared-memory tile; everything else is kernel 3's ---------------------- */
 typedef struct {
