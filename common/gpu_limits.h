@@ -10,7 +10,7 @@
  *   gpu_profile_find(name)                 a profile by name, or NULL
  *   gpu_profile_from_env(&profile, msg)    WORKBOOK_GPU_PROFILE: unset -> no profile; unknown -> error
  *   gpu_limits_apply(&real, profile)       each limit lowered to the profile's (never raised)
- *   gpu_blocks_per_sm(&limits, threads, regs_per_thread, smem_per_block)   resident blocks a SM, by the rules
+ *   gpu_blocks_per_sm(&limits, threads, regs_per_thread, smem_per_block)   resident blocks per SM, by the rules
  *                                          of the occupancy calculator, for limits that are not the real GPU's
  */
 #ifndef GPU_LIMITS_H
@@ -29,17 +29,17 @@ typedef struct {
   int smem_block_optin;  /* ... with cudaFuncSetAttribute(MaxDynamicSharedMemorySize) */
   int smem_sm;           /* shared memory a SM has in all */
   int smem_reserved;     /* shared memory the system keeps for each resident block (1 KiB from 8.0, else 0) */
-  int regs_sm;           /* 32-bit registers a SM */
+  int regs_sm;           /* 32-bit registers per SM */
   int regs_block;        /* ... a block may use */
-  int threads_sm;        /* resident threads a SM */
-  int blocks_sm;         /* resident blocks a SM */
+  int threads_sm;        /* resident threads per SM */
+  int blocks_sm;         /* resident blocks per SM */
   int l2_bytes;          /* L2 cache */
   size_t mem_bytes;      /* device memory in all */
 } gpu_limits;
 
 /*
  * The profiles. Per-compute-capability limits are NVIDIA's ("Compute Capabilities" table of the CUDA C++
- * Programming Guide: shared memory a SM and a block, resident threads and blocks a SM, 64 K registers a SM
+ * Programming Guide: shared memory per SM and per block, resident threads and blocks per SM, 64 K registers per SM
  * and a block on every one of these); the SM count, L2 size and memory of each card are from its data
  * sheet or architecture whitepaper (Turing TU104 for the T4, GA106 for the RTX 3060, AD107 for the RTX 4060
  * 8 GB, GA100 for the A100 40 GB, AD104 for the L4), and the memory is what nvidia-smi reports as total.
@@ -105,8 +105,8 @@ static inline gpu_limits gpu_limits_apply(const gpu_limits *real, const gpu_limi
 }
 
 /*
- * Resident blocks a SM for a kernel of `threads` threads a block, `regs` registers a thread and `smem`
- * bytes of shared memory a block (static plus dynamic), under the limits g: the least of the thread, block,
+ * Resident blocks per SM for a kernel of `threads` threads per block, `regs` registers per thread and `smem`
+ * bytes of shared memory per block (static plus dynamic), under the limits g: the least of the thread, block,
  * register and shared-memory limits, as the occupancy calculator works it out (registers are given out a
  * warp at a time, in units of 256; shared memory in units of 128 bytes plus the system's reserve a block).
  * helper_cuda.h takes the smaller of this and the runtime's own answer, so that a profile lowers occupancy

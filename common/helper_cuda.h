@@ -106,7 +106,7 @@ static inline void *gpu_driver(const char *symbol) {
 }
 
 /* ---- the device's limits, seen through a GPU profile -------------------------------------------------
- * device_limits(dev): SMs, shared memory a block (default and opt-in) and a SM, registers, resident threads
+ * device_limits(dev): SMs, shared memory per block (default and opt-in) and per SM, registers, resident threads
  * and blocks, L2 and memory, as the runtime reports them -- or, when WORKBOOK_GPU_PROFILE names a profile
  * (gpu_limits.h), the smaller of those and the profile's. Every configuration choice a program makes from
  * the GPU (grid sizes of persistent kernels, tiles, shared memory, prefetch distances) reads these, never
@@ -344,7 +344,7 @@ static inline int kernel_can_run(F *func, int dev, int need, const char *feature
   return 1;
 }
 
-/* Resident blocks a SM: the runtime's occupancy answer, lowered to what the profile's GPU would give. */
+/* Resident blocks per SM: the runtime's occupancy answer, lowered to what the profile's GPU would give. */
 template <typename F>
 static inline int occupancy_blocks_per_sm(F *func, int dev, int threads, size_t dynamic_smem) {
   int per_sm = 0;
@@ -392,7 +392,7 @@ static inline void device_memory_check(size_t bytes, const char *what, int user_
   if (verdict == GPU_FAIL) exit(result_fail("%s", msg));
 }
 
-/* A shape that this GPU cannot run (more shared memory a block than it gives, say), typed by the user: FAIL
+/* A shape that this GPU cannot run (more shared memory per block than it gives, say), typed by the user: FAIL
  * (bad input: ...), one line, exit 1. The same shape from a runs line (WORKBOOK_RUNS_LINE, see gpu_policy.h)
  * is a SKIP naming the limit: the workbook chose it for a bigger GPU. Does not return. */
 static inline void device_limit_exceeded(const char *fmt, ...) {

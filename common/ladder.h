@@ -1,11 +1,11 @@
 /*
  * ladder.h -- what every ladder runner needs and is not the lesson: check every step, time every step, one
- * table against the peer (step 0: the library, or the copy) and one BENCH line a step. The steps themselves
- * (one header a step: kernel, launcher, compile-time parameters) and the oracle stay in the practical.
+ * table against the peer (step 0: the library, or the copy) and one BENCH line per step. The steps themselves
+ * (one header per step: kernel, launcher, compile-time parameters) and the oracle stay in the practical.
  *
  * A runner fills one `ladder` and calls
  *   int ok = ladder_bench(&L, ms, passed);   // -bench: check each step, time each, print the table and BENCH
- * or checks one step itself with L.check(L.ctx, k). The table has one row a step:
+ * or checks one step itself with L.check(L.ctx, k). The table has one row per step:
  *   bytes > 0   "  k name        ms      GB/s   % copy   x PEER"   (bandwidth: the fewest bytes a step moves;
  *               % of the read-only stream instead of the copy when ref->read_only)
  *   flops > 0   "  k name        ms   TFLOP/s   % of PEER"         (arithmetic)
@@ -89,7 +89,7 @@ static inline int ladder_check_and_time(const ladder *L, double *ms, int *passed
   return ok;
 }
 
-// The table, one row a step; a step that failed its check says so in its row.
+// The table, one row per step; a step that failed its check says so in its row.
 static inline void ladder_table(const ladder *L, const double *ms, const int *passed) {
   printf("%s\n", L->header);
   for (int k = 0; k < L->nsteps; k++) {
@@ -106,7 +106,7 @@ static inline void ladder_table(const ladder *L, const double *ms, const int *pa
   }
 }
 
-// One BENCH line a step.
+// One BENCH line per step.
 static inline void ladder_bench_lines(const ladder *L, const double *ms) {
   for (int k = 0; k < L->nsteps; k++) {
     char prog[96], extra[160];

@@ -339,7 +339,7 @@ def main():
     date = date.strftime("%Y-%m-%d %H:%M")
     gpu = re.search(r"^device \d+: (.*)$", doctor, re.M)
     ngpus = re.search(r"^CUDA driver .*, (\d+) GPUs?$", doctor, re.M)
-    names = re.findall(r"^GPU +\d+, ([^,]+),", doctor, re.M)  # nvidia-smi's list, one line a GPU
+    names = re.findall(r"^GPU +\d+, ([^,]+),", doctor, re.M)  # nvidia-smi's list, one line per GPU
     name = gpu.group(1).strip() if gpu else "none"
     gpu_name = name
     if gpu and ngpus and int(ngpus.group(1)) > 1:  # the single-GPU runs use device 0
