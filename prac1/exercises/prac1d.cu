@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
   gold_report("z", &st);
 
   // time the kernel once it is right: 3 warm-up launches (the first also loads the kernel), then the median
-  // of REPS; it reads x and y and writes z, 12 bytes an element
+  // of REPS; it reads x and y and writes z, 12 bytes per element
   if (st.nbad == 0) {
     float ms = time_median_ms(launch_add_vectors, &a, 3, REPS);
     printf("add_vectors: %.4f ms (median of %d), %.1f GB/s\n", ms, REPS, 12.0 * n / (ms * 1e-3) / 1e9);
