@@ -38,7 +38,7 @@
 #define BLOCK_X 32 // one warp along i: a warp's 32 loads of a row are 128 consecutive bytes
 #endif
 #ifndef BLOCK_Y
-#define BLOCK_Y 4 // 128 threads a block: small enough for many blocks on every SM
+#define BLOCK_Y 4 // 128 threads per block: small enough for many blocks on every SM
 #endif
 
 // the largest grid accepted: 2^35 points (128 GiB an array, more than any GPU holds)

@@ -1,13 +1,13 @@
 /*
  * laplace3d_ladder.cu -- practical 3, steps 8 and 10: the ladder of 3-D Laplace kernels, one runner.
  * Built without LADDER_STEP it is the program laplace3d_ladder: every step on the same grid, each checked
- * exactly against REPEAT sweeps of Gold_laplace3d, and with -bench one table of ms a sweep against a
+ * exactly against REPEAT sweeps of Gold_laplace3d, and with -bench one table of ms per sweep against a
  * device-to-device copy timed in the same run (step 10's question: how far past the copy does each get?):
  *   0  the copy (cudaMemcpy, device to device)   the 100 % line
  *   1  GPU_laplace3d       laplace3d_kernel.h      the course's kernel, 2-D blocks marching in k (32 x 4)
- *   2  GPU_laplace3d_new   laplace3d_kernel_new.h  the course's 3-D kernel, a thread a point (32 x 4 x 2)
- *   3  GPU_laplace3d_fast  stencil/s3_fast.cuh     one sweep a pass at the copy's speed (step 8)
- *   4  GPU_laplace3d_tb    stencil/s4_tb.cuh       T sweeps a pass, temporal blocking (step 10; -T=)
+ *   2  GPU_laplace3d_new   laplace3d_kernel_new.h  the course's 3-D kernel, a thread per point (32 x 4 x 2)
+ *   3  GPU_laplace3d_fast  stencil/s3_fast.cuh     one sweep per pass at the copy's speed (step 8)
+ *   4  GPU_laplace3d_tb    stencil/s4_tb.cuh       T sweeps per pass, temporal blocking (step 10; -T=)
  * Each step runs at its program's default block. Built with -DLADDER_STEP=N it is one step's program,
  * with that step's options and output:
  *   LADDER_STEP=3  laplace3d_fast     LADDER_STEP=4  laplace3d_tb
@@ -249,7 +249,7 @@ int main(int argc, char **argv) {
              "  kernel                ms      GB/s   %% copy   x copy",
              NX, NY, NZ, moved * 1e-6, ref.copy_GBps, ref.peak_GBps);
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
-    static const int effective[NSTEPS] = {0, 0, 0, 0, 1}; // step 4: T sweeps a pass, counted as T sweeps' bytes
+    static const int effective[NSTEPS] = {0, 0, 0, 0, 1}; // step 4: T sweeps per pass, counted as T sweeps' bytes
     ladder L = {NSTEPS, names, NULL, 14, &c, ladder_check, ladder_run, ladder_recheck, 3, reps, NULL, // calls
                 header, "copy", moved, 0.0, &ref, 8,  // table: GB/s, x copy
                 "3", size, ladder_keys, effective};  // BENCH lines
@@ -258,7 +258,7 @@ int main(int argc, char **argv) {
     double ms[NSTEPS];
     int passed[NSTEPS];
     ok = ladder_check_and_time(&L, ms, passed);
-    ms[4] /= T; // step 4 ran a pass of T sweeps: its time a sweep
+    ms[4] /= T; // step 4 ran a pass of T sweeps: its time per sweep
     ladder_table(&L, ms, passed);
     ladder_bench_lines(&L, ms);
   }

@@ -1,7 +1,7 @@
 /*
  * laplace3d_mgpu.cu -- practical 3, step 11 (beyond the course): one Jacobi iteration across several GPUs.
  *
- * The NX x NY x NZ grid is cut in k into slabs, one a GPU (every visible GPU, or -ngpus=N of them). A slab
+ * The NX x NY x NZ grid is cut in k into slabs, one per GPU (every visible GPU, or -ngpus=N of them). A slab
  * of nz planes is stored with one extra plane on each side, its halo: local plane 0 is the neighbour
  * below's top plane, local plane nz+1 the neighbour above's bottom plane. Each sweep computes planes
  * 1..nz with GPU_laplace3d_fast's kernel (stencil/s3_fast.cuh with FAST_PLANE_RANGE: the same additions in
@@ -28,7 +28,7 @@
  * against the gold, -bench).
  *
  * Built twice from this file: laplace3d_mgpu (one process), and, where mpicc is found, laplace3d_mgpu_mpi
- * (-DUSE_MPI: one MPI rank a GPU, ncclCommInitRank with the unique id that rank 0 broadcasts with
+ * (-DUSE_MPI: one MPI rank per GPU, ncclCommInitRank with the unique id that rank 0 broadcasts with
  * MPI_Bcast; this is how the program grows past one machine: mpirun -np 2 ./laplace3d_mgpu_mpi).
  *   nvcc -O3 -arch=native -I. -I../common laplace3d_mgpu.cu laplace3d_gold.c -o laplace3d_mgpu -lnccl
  */
@@ -61,7 +61,7 @@
 #define MGPU_BLOCK_X 32 // a multiple of 32: each warp covers 128 consecutive points (512 bytes) of one row
 #endif
 #ifndef MGPU_BLOCK_Y
-#define MGPU_BLOCK_Y 4 // 128 threads a block
+#define MGPU_BLOCK_Y 4 // 128 threads per block
 #endif
 #define FAST_PLANE_RANGE
 #include "stencil/s3_fast.cuh"
@@ -245,7 +245,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaGetDeviceCount(&count));
 #ifdef USE_MPI
   ngpus = nranks;
-  // one rank a GPU: ranks on one machine take GPUs dev0, dev0+1, ... in the order of their local rank
+  // one rank per GPU: ranks on one machine take GPUs dev0, dev0+1, ... in the order of their local rank
   MPI_Comm node;
   int local = 0;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
@@ -321,7 +321,7 @@ int main(int argc, char **argv) {
   slabs_alloc(&m, h_u1);
   if (peer) peer_access_enable(ngpus, dev0); // direct copies where the GPUs can reach each other
 
-  // the NCCL communicators: one a GPU, rank g the slab g (none when there is nothing to exchange)
+  // the NCCL communicators: one per GPU, rank g the slab g (none when there is nothing to exchange)
   if (!peer && nslabs > 1) {
 #ifdef USE_MPI
     ncclUniqueId id;

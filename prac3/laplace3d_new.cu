@@ -35,7 +35,7 @@
 #define BLOCK_X 32 // one warp along i: a warp's 32 loads of a row are 128 consecutive bytes
 #endif
 #ifndef BLOCK_Y
-#define BLOCK_Y 4 // with BLOCK_Z, 256 threads a block
+#define BLOCK_Y 4 // with BLOCK_Z, 256 threads per block
 #endif
 #ifndef BLOCK_Z
 #define BLOCK_Z 2 // a 32 x 4 x 2 block reads a 34 x 6 x 4 box: fewer halo points than a flat 32 x 8 x 1

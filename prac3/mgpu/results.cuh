@@ -89,7 +89,7 @@ static void bench_sweeps(mgpu *m, int ngpus, int nranks, int bx, int by, int rep
     t[r] = (float)((wall_ms() - t0) / per);
   }
   float ms = median_float(t, reps);
-  double moved = 8.0 * (double)npoints; // one read and one write of each point a sweep
+  double moved = 8.0 * (double)npoints; // one read and one write of each point per sweep
 
   // weak scaling: GPU 0 alone on its own slab, one launch over its planes, no exchange
   single_launch one = {m, m->s[0]};

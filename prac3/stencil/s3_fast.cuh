@@ -2,8 +2,8 @@
  * stencil/s3_fast.cuh -- practical 3, the end of step 7 (explained in step 8): GPU_laplace3d_fast, a Jacobi
  * sweep at the memory-bandwidth limit (the program laplace3d_fast: laplace3d_ladder.cu, LADDER_STEP=3).
  *
- * Each iteration must read every point once and write it once: 8 bytes a point. GPU_laplace3d and
- * GPU_laplace3d_new read six neighbours a point and rely on the caches to keep that near 8 bytes; this
+ * Each iteration must read every point once and write it once: 8 bytes per point. GPU_laplace3d and
+ * GPU_laplace3d_new read six neighbours per point and rely on the caches to keep that near 8 bytes; this
  * kernel arranges the reuse itself, and keeps many loads in flight:
  *   1. k in registers: each thread marches up a column in k, holding planes k-1, k and k+1 of its
  *      points in registers, so each value is loaded once for all three planes that need it.
@@ -12,7 +12,7 @@
  *      lanes at the ends of the warp load one extra float.
  *   3. 16-byte accesses: rows are padded to a multiple of 32 floats (128 bytes) so that every float4
  *      load and store is aligned; a warp moves 512 contiguous bytes with one instruction.
- *   4. ROWS rows a thread: a thread owns the same 4 points in ROWS consecutive rows, so j-1 and j+1 are
+ *   4. ROWS rows per thread: a thread owns the same 4 points in ROWS consecutive rows, so j-1 and j+1 are
  *      its own registers except at the patch's two ends (2 halo rows, from cache, per ROWS rows), and
  *      ROWS independent 16-byte loads from memory are in flight per thread. Every load a step needs
  *      (plane k+2 of the patch, plane k+1 of the halo rows and edge floats) is issued one step early.
@@ -20,8 +20,8 @@
  *      are numbered (i, j) fastest, so the blocks on the GPU at any moment all work on the same few
  *      planes, as a copy does: memory sees one contiguous front, and the two planes a chunk re-reads
  *      were read a moment earlier by the chunk below, so they come from L2.
- *   6. __launch_bounds__(MAX_THREADS): left alone, ptxas gives ROWS=2 96 registers a thread (640
- *      threads an SM); promising blocks of up to 896 threads makes it fit in 72 (896 threads an SM),
+ *   6. __launch_bounds__(MAX_THREADS): left alone, ptxas gives ROWS=2 96 registers per thread (640
+ *      threads per SM); promising blocks of up to 896 threads makes it fit in 72 (896 threads per SM),
  *      with no spills: more threads, so more loads in flight.
  *
  * The result must equal Gold_laplace3d exactly (same additions in the same order): rms error = 0.000000.
@@ -42,7 +42,7 @@
 #define FAST_BLOCK_X 32 // a multiple of 32: each warp covers 128 consecutive points (512 bytes) of one row
 #endif
 #ifndef FAST_BLOCK_Y
-#define FAST_BLOCK_Y 4 // 128 threads a block, 4 x ROWS rows: small blocks pack 7 to an SM at 72 registers
+#define FAST_BLOCK_Y 4 // 128 threads per block, 4 x ROWS rows: small blocks pack 7 to an SM at 72 registers
 #endif
 #ifndef ROWS
 #define ROWS 2 // rows a thread owns (trick 4): ROWS loads from memory in flight, 2 halo rows, per step

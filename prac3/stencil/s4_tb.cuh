@@ -3,7 +3,7 @@
  * sweeps per pass over memory (temporal blocking), to go past the one-sweep limit of laplace3d_fast (the
  * program laplace3d_tb: laplace3d_ladder.cu, LADDER_STEP=4).
  *
- * One sweep must read and write every point once (8 bytes a point), so laplace3d_fast, at the copy's
+ * One sweep must read and write every point once (8 bytes per point), so laplace3d_fast, at the copy's
  * speed, is as fast as one sweep per pass can be. This kernel does T sweeps per pass: each value is read
  * from memory once and written once for T sweeps, and the T-1 intermediate results never leave the SM.
  *
@@ -17,7 +17,7 @@
  *     Its neighbours in i are in the next lanes of its warp (a row of the block is one warp): it gets them
  *     with __shfl_up_sync / __shfl_down_sync. Its neighbours in j are its own other columns, except at the
  *     two ends of its strip of four, whose values go through shared memory, double-buffered, so that one
- *     __syncthreads() a step is enough; sweep T goes to d_u2;
+ *     __syncthreads() per step is enough; sweep T goes to d_u2;
  *   - a halo column is right at sweep s only s columns or more from the block's edge (and a halo plane s
  *     planes or more from the chunk's end), so the right region shrinks by one each sweep and after T sweeps
  *     is exactly the output tile. The halos are computed again by the neighbouring blocks: the price of
@@ -28,11 +28,11 @@
  * Every point is computed with Gold_laplace3d's additions in its order (i-1, i+1, j-1, j+1, k-1, k+1, then
  * times 1/6), so the result equals the gold bit for bit: rms error = 0.000000.
  *
- * -T=N sweeps a pass (1..8); REPEAT iterations run as REPEAT/T passes of T sweeps and one last pass of
+ * -T=N sweeps per pass (1..8); REPEAT iterations run as REPEAT/T passes of T sweeps and one last pass of
  * REPEAT%T sweeps. -bench times one pass of T sweeps and prints the time per sweep and the "effective" %
- * of the copy: 8 bytes a point a sweep over the time per sweep (more than 100 % is the point). -sweep times a
+ * of the copy: 8 bytes per point per sweep over the time per sweep (more than 100 % is the point). -sweep times a
  * table of blocks and k chunks at the given T (the % column is the effective one) and runs with the fastest.
- * Handout step 10 says why this layout (four columns a thread, shuffles in i) and not one column a thread
+ * Handout step 10 says why this layout (four columns per thread, shuffles in i) and not one column per thread
  * The host side (the kernel for each T and block height, the launch, the runner's calls) is in
  * stencil/s4_tb_host.cuh, included at the end.
  */
@@ -47,15 +47,15 @@
 // kernel, so that every shared-memory address is a register plus a constant. (Named for this program, so
 // that a practical-wide make BLOCK_X=16 cannot change them.)
 #define TB_BLOCK_X 32
-#define TB_ROWS 4 // columns in j a thread: its middle two find both j neighbours in its own registers
+#define TB_ROWS 4 // columns in j per thread: its middle two find both j neighbours in its own registers
 #ifndef TB_BLOCK_Y
 #define TB_BLOCK_Y 48 // 32 x 48 columns, 26 x 42 of them output at T = 3: the fastest at T = 3 on the H200 measured
 #endif
 #ifndef TB_SWEEPS
-#define TB_SWEEPS 3 // sweeps a pass (-T=): the fastest on the H200 measured (on the H100 at 1024^3, T = 4 was)
+#define TB_SWEEPS 3 // sweeps per pass (-T=): the fastest on the H200 measured (on the H100 at 1024^3, T = 4 was)
 #endif
 #ifndef TB_KCHUNK
-#define TB_KCHUNK 128 // output planes a block (-kchunk=): 2T more are read, 5 % more reads at T = 3
+#define TB_KCHUNK 128 // output planes per block (-kchunk=): 2T more are read, 5 % more reads at T = 3
 #endif
 #define TB_MAX_SWEEPS 8
 // input planes each thread has in flight: the step that brings in plane p issues the load of plane
@@ -67,9 +67,9 @@
 // the step loop is unrolled by 6, so that every register is fixed: the 2 shared buffers alternate, the 3 planes
 // a level rotate and the TB_PREFETCH loads in flight cycle, each a whole number of times in 6 steps
 #define TB_UNROLL 6
-// threads an SM that ptxas must leave registers for at T <= 3: 768, at most 85 registers a thread, so 80 (left
+// threads per SM that ptxas must leave registers for at T <= 3: 768, at most 85 registers per thread, so 80 (left
 // alone it takes 105 at T = 3, and only 512 threads of 32 x 32 blocks or 384 of 32 x 48 fit). A block of 64
-// columns has 512 threads, so there the bound asks for one block an SM. Every GPU from sm_75 runs 768 threads
+// columns has 512 threads, so there the bound asks for one block per SM. Every GPU from sm_75 runs 768 threads
 // an SM. At T >= 4 the levels need more registers than 80, so ptxas chooses.
 #ifndef TB_OCC
 #define TB_OCC 768
@@ -90,7 +90,7 @@
 //   - in j: its own columns q-1 and q+1, except below its first column and above its last: those are the
 //     last column of the strip below and the first of the strip above, which every thread writes to shared
 //     memory when it makes them, double-buffered by step. So a step reads only what the step before wrote,
-//     writes only the other buffer, and one __syncthreads() a step (not one a level) keeps them apart.
+//     writes only the other buffer, and one __syncthreads() per step (not one per level) keeps them apart.
 //
 // Level L is needed at planes [k0 - T + L, k1 + T - L); a plane outside that range is made from junk and never
 // read by one inside it, so only the grid's boundary planes need a test. A column is right at level L only L or

@@ -14,14 +14,14 @@
 #include "timing.h"
 #include "stencil/stencil.h"
 
-// shared memory for T sweeps a pass: two buffers (this step's and last step's) of strip ends for each level 0..T-1
+// shared memory for T sweeps per pass: two buffers (this step's and last step's) of strip ends for each level 0..T-1
 static size_t tb_shared_bytes(int T, int by) {
   return (size_t)2 * T * (by / TB_ROWS + 2) * 2 * TB_BLOCK_X * sizeof(float);
 }
 
 // the kernels: one for each T (1..8) and block height in columns (16, 32, 48, 64), except where none can run:
 // T = 8 at 16 columns (no output tile), and where a thread's T levels need more registers than a block of
-// that many threads can have (65536 an SM over the threads), so that ptxas would spill: T = 7 and 8 at 64
+// that many threads can have (65536 per SM over the threads), so that ptxas would spill: T = 7 and 8 at 64
 // columns (512 threads, 128 registers each) and T = 8 at 48 (384 threads, 168)
 typedef void (*tb_kernel)(int, int, int, int, const float *, float *);
 #define TB_KERNELS_1_6(BY)                                                                                           \
@@ -46,7 +46,7 @@ static void set_pass(stencil_launch *a, int T, int by, int kchunk) {
   a->shared = tb_shared_bytes(T, by);
 }
 
-// the shapes -sweep tries at a->T sweeps a pass: s.y the block's columns in j, s.z the k chunk
+// the shapes -sweep tries at a->T sweeps per pass: s.y the block's columns in j, s.z the k chunk
 static int tb_sweep_block(void *p, block_shape s) {
   stencil_launch *a = (stencil_launch *)p;
   if (s.y <= 2 * a->T) return 0;                 // no output tile
@@ -83,7 +83,7 @@ static void tb_check_args(const stencil_block *b) {
 
 static void tb_prepare(stencil_launch *a, const stencil_block *b, int dev) {
   int T = b->T, by = b->by;
-  // two buffers of strip ends a level for levels 0..T-1: over 48 KB (T = 6 at 64 columns, T = 7 at 48) needs the
+  // two buffers of strip ends per level for levels 0..T-1: over 48 KB (T = 6 at 64 columns, T = 7 at 48) needs the
   // opt-in attribute, which every kernel gets for the most its own block needs, where the GPU has it
   int optin = device_limits(dev)->smem_block_optin;
   if (tb_shared_bytes(T, by) > (size_t)optin)
@@ -103,7 +103,7 @@ static void tb_prepare(stencil_launch *a, const stencil_block *b, int dev) {
   a->optin = (size_t)optin;
 }
 
-// a pass of T sweeps per block and k chunk; T x 8 bytes a point, so the % column is the effective one
+// a pass of T sweeps per block and k chunk; T x 8 bytes per point, so the % column is the effective one
 static void tb_sweep(stencil_launch *a, stencil_block *b, double moved, const bench_ref *ref, int reps) {
   static const int xs[] = {TB_BLOCK_X}, ys[] = {16, 32, 48, 64};
   int kchunk = b->kchunk;
@@ -142,13 +142,13 @@ static void tb_iterate(stencil_launch *a, const stencil_block *b, int REPEAT, fl
   printf("%dx GPU_laplace3d_tb (%d passes): %.1f (ms)\n", REPEAT, passes, milli);
 }
 
-// one pass of T sweeps timed alone (warm-up, median), per sweep against the copy's 8 bytes a point
+// one pass of T sweeps timed alone (warm-up, median), per sweep against the copy's 8 bytes per point
 static void tb_bench(stencil_launch *a, const stencil_block *b, const char *size, double moved, const bench_ref *ref,
                      int reps) {
   int T = b->T, by = b->by, kchunk = b->kchunk;
   set_pass(a, T, by, kchunk);
   float ms = time_median_ms(launch_laplace3d_tb, a, 3, reps);
-  // the same kernel at one sweep a pass, for the ratio that temporal blocking buys (x_T1)
+  // the same kernel at one sweep per pass, for the ratio that temporal blocking buys (x_T1)
   set_pass(a, 1, by, kchunk);
   float ms1 = time_median_ms(launch_laplace3d_tb, a, 3, reps);
   double sweep_ms = ms / T, GBps = moved / (sweep_ms * 1e-3) / 1e9;

@@ -17,8 +17,8 @@ typedef struct {
 
 // everything one launch needs, for the timing helpers
 typedef struct {
-  int NX, NY, NZ, pitch; // pitch: floats a row (NX, or NX rounded up to 32 where the step pads its rows)
-  int kchunk, T, by;     // this launch's k chunk, sweeps a pass and block height (a -sweep changes them)
+  int NX, NY, NZ, pitch; // pitch: floats per row (NX, or NX rounded up to 32 where the step pads its rows)
+  int kchunk, T, by;     // this launch's k chunk, sweeps per pass and block height (a -sweep changes them)
   int maxthreads;        // the largest block the kernel launches at its register count
   dim3 grid, block;
   size_t shared, optin; // this launch's shared memory; the most a block may have on this GPU
