@@ -21,7 +21,7 @@
  * Traffic: read N, write N, and re-read only N - (floats held on chip); solve_held_bytes() tells the harness
  * how much that is, and the harness prints the bound it sets. At LeetGPU's sizes everything sits in
  * registers, and one launch replaces the three of softmax_solve.cu.
- * Where on chip: registers a SM (64 K of them on every GPU since Kepler) and shared memory a SM (228 KB on
+ * Where on chip: registers per SM (64 K of them on every GPU since Kepler) and shared memory per SM (228 KB on
  * an H100, 64 KB on a T4) are queried, never assumed.
  */
 #include <cooperative_groups.h>
@@ -35,22 +35,22 @@
 namespace cg = cooperative_groups;
 
 #ifndef ONCHIP_THREADS
-#define ONCHIP_THREADS 512 // one block a SM: 512 threads x (64 data + ~60 other) registers fit 64 K
+#define ONCHIP_THREADS 512 // one block per SM: 512 threads x (64 data + ~60 other) registers fit 64 K
 #endif
 #ifndef ONCHIP_REGS
-#define ONCHIP_REGS 16 // float4 a thread kept in registers (64 floats: half the register file holds data)
+#define ONCHIP_REGS 16 // float4 per thread kept in registers (64 floats: half the register file holds data)
 #endif
 #ifndef ONCHIP_GROUP
 #define ONCHIP_GROUP 8 // float4 registers that share one max (the exps of a group start once it has arrived)
 #endif
 static_assert(ONCHIP_REGS % ONCHIP_GROUP == 0, "the registers come in whole groups");
 #ifndef ONCHIP_STREAM
-#define ONCHIP_STREAM 6 // float4 loads a thread has in flight where it streams (16 warps a SM: 48 KB in flight)
+#define ONCHIP_STREAM 6 // float4 loads a thread has in flight where it streams (16 warps per SM: 48 KB in flight)
 #endif
 
 extern "C" const char solve_name[] = "softmax_onchip";
 
-__device__ float2 g_partial[4096]; // (m, s) of each block: a grid is at most 32 blocks a SM x 128 SMs
+__device__ float2 g_partial[4096]; // (m, s) of each block: a grid is at most 32 blocks per SM x 128 SMs
 
 // exp(d) for d = x - max <= 0, for the registers' values. FAST: as 2^(d log2 e), a multiply and the hardware's
 // 2^x (MUFU.EX2), where expf spends extra instructions to keep its argument exact for any |x|. Here |d| is at
@@ -78,7 +78,7 @@ __device__ float2 update(float2 ms, float4 v) {
   return make_float2(m, ms.y * expf(ms.x - m) + ((expf(v.x - m) + expf(v.y - m)) + (expf(v.z - m) + expf(v.w - m))));
 }
 
-// a warp's pairs, one a lane, reduced: the max M over the lanes, then the sum of s exp(m - M). Each butterfly
+// a warp's pairs, one per lane, reduced: the max M over the lanes, then the sum of s exp(m - M). Each butterfly
 // step (xor) is one fmaxf or one addition, and a + b = b + a bit for bit, so every lane ends with the same pair
 __device__ float2 warp_reduce(float2 v) {
   float M = v.x;
@@ -245,7 +245,7 @@ __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
 }
 
 // the launch shape, worked out once from the device's limits: blocks (all resident at once) and the shared
-// memory slots a thread may have (the opt-in maximum a block, less the kernel's static shared memory)
+// memory slots a thread may have (the opt-in maximum per block, less the kernel's static shared memory)
 typedef struct {
   int blocks, slots, blocks_small; // blocks_small: the grid without shared memory (N that fits in registers)
 } onchip_plan;

@@ -6,12 +6,12 @@
  * copy's speed. Who owns a row depends on its length (-method=auto picks; -method= forces one):
  *   warp   cols <= 1024: a warp, or a group of LANES of its lanes, a row, held in registers
  *          (kernels/softmax_rows_warp.cuh; the exercise exercises/softmax_rows_warp.cuh)
- *   block  cols <= 32768 (16384 when cols is no multiple of 4): a block a row, 32 (16) floats a thread in
+ *   block  cols <= 32768 (16384 when cols is no multiple of 4): a block per row, 32 (16) floats per thread in
  *          registers, the max and the sum through shared memory (kernels/softmax_rows_block.cuh)
  *   cluster  longer rows, up to 8 blocks (-method=cluster: the largest cluster this GPU runs): a cluster of
- *          blocks a row, SPLIT_CHUNK columns a block (32768; 16384 when cols is no multiple of 4), the blocks'
+ *          blocks per row, SPLIT_CHUNK columns per block (32768; 16384 when cols is no multiple of 4), the blocks'
  *          (max, sum) shared through distributed shared memory (kernels/softmax_rows_cluster.cuh)
- *   split  longer rows still: SPLIT_CHUNK columns a block; one kernel writes each block's (max, sum), a second
+ *   split  longer rows still: SPLIT_CHUNK columns per block; one kernel writes each block's (max, sum), a second
  *          merges the row's pairs and writes its chunk, reading the chunk again (2 reads + 1 write)
  * -bench sweeps cols = 32, 64, ..., 2^20 at 2^26 floats (256 MiB) a size, each checked and timed against a
  * device-to-device copy of the same bytes in the same run.
@@ -66,8 +66,8 @@ enum { METHOD_AUTO, METHOD_WARP, METHOD_BLOCK, METHOD_CLUSTER, METHOD_SPLIT };
 static const char *method_names[] = {"auto", "warp", "block", "cluster", "split"};
 
 typedef struct {
-  int method, lanes, k, v; // warp: LANES threads a row, K vectors of V floats a thread
-  int threads, chunks;     // block, cluster and split: threads a block; cluster and split: blocks a row
+  int method, lanes, k, v; // warp: LANES threads per row, K vectors of V floats per thread
+  int threads, chunks;     // block, cluster and split: threads per block; cluster and split: blocks per row
 } rows_plan;
 
 // the largest cluster of full blocks (1024 threads) this device runs, 0 where it has no cluster launch or this
@@ -127,7 +127,7 @@ static rows_plan make_plan(int method, int cols, int dev) {
   p.method = method;
   p.v = v;
   if (method == METHOD_WARP) {
-    if (p.v == 4) { // two float4s a thread (a second load in flight) while a row needs at most 64
+    if (p.v == 4) { // two float4s per thread (a second load in flight) while a row needs at most 64
       int need = cols / 4;
       p.k = need <= 1 ? 1 : need <= 64 ? 2 : next_pow2((need + 31) / 32);
       p.lanes = need <= 64 ? next_pow2((need + p.k - 1) / p.k) : 32;
@@ -230,7 +230,7 @@ static void run_rows(void *arg) {
 }
 
 // the block and split kernels need a block of up to 1024 threads with BLOCK_ROW floats each in registers: asked of
-// the device (registers a block, threads a block) through the occupancy API, never assumed
+// the device (registers per block, threads per block) through the occupancy API, never assumed
 static void check_fits(const rows_plan *p, int dev) {
   if (p->method == METHOD_WARP || p->method == METHOD_CLUSTER) return; // a cluster was sized by the occupancy API
   int per_sm = p->method == METHOD_BLOCK

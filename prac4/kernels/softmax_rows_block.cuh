@@ -1,11 +1,11 @@
 /*
- * kernels/softmax_rows_block.cuh -- softmax_rows for longer rows: a block a row, or several blocks a row.
+ * kernels/softmax_rows_block.cuh -- softmax_rows for longer rows: a block per row, or several blocks per row.
  *
- * block  (cols <= 32768) a block of up to 1024 threads a row, BLOCK_ROW = 32 floats a thread in registers
+ * block  (cols <= 32768) a block of up to 1024 threads per row, BLOCK_ROW = 32 floats per thread in registers
  *        (8 float4s; 16 floats and 16384 columns when cols is not a multiple of 4): the row's max, then its
- *        sum of exp(x - max), across the block with shuffles and one word a warp of shared memory, then the output
+ *        sum of exp(x - max), across the block with shuffles and one word per warp of shared memory, then the output
  *        from the registers: one read and one write, as the warp kernel.
- * split  (longer rows) SPLIT_CHUNK columns a block, grid (chunks, rows). softmax_rows_stats writes each
+ * split  (longer rows) SPLIT_CHUNK columns per block, grid (chunks, rows). softmax_rows_stats writes each
  *        chunk's (max, sum); softmax_rows_write merges the row's pairs -- every block of the row in the same
  *        order, so all get the same bits -- and writes its chunk, reading it again: two reads and one write.
  *        (A cluster of blocks sharing the pairs through distributed shared memory would save the second read
@@ -74,7 +74,7 @@ __device__ float2 block_stats(const float *v) {
   return make_float2(m, block_allreduce(s, false));
 }
 
-// one block a row (blockIdx.x), held in registers between the statistics and the output
+// one block per row (blockIdx.x), held in registers between the statistics and the output
 template <int K, int V>
 __global__ void __launch_bounds__(1024)
     softmax_rows_block(const float *__restrict__ x, float *__restrict__ y, int cols) {

@@ -1,5 +1,5 @@
 /*
- * kernels/softmax_rows_cluster.cuh -- softmax_rows for rows longer than a block holds: a cluster of blocks a row.
+ * kernels/softmax_rows_cluster.cuh -- softmax_rows for rows longer than a block holds: a cluster of blocks per row.
  *
  * A thread block cluster (compute capability 9.0) is a group of blocks that run at the same time on
  * neighbouring SMs and may read each other's shared memory ("distributed shared memory"). Block `rank` of a
