@@ -106,7 +106,7 @@ static int check_step(int k, conv_call *c, const float *h_in, const float *h_k, 
 }
 
 // -bench and -sweep, through common/ladder.h at each kernel size: check every kernel, time every kernel, and the
-// BENCH lines; the table is this runner's own, a kernel size a row
+// BENCH lines; the table is this runner's own, a kernel size per row
 typedef struct {
   conv_call *call;
   const float *h_in, *h_k;

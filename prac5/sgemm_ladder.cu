@@ -5,11 +5,11 @@
  *   -kernel=0  cublasSgemm (FP32, no tensor cores)                       sgemm/k0_cublas.cuh
  *   -kernel=1  naive: one thread per element of C                         sgemm/k1_naive.cuh
  *   -kernel=2  shared-memory tiles                                        sgemm/k2_shared.cuh
- *   -kernel=3  register blocking: 8 outputs a thread down a column        sgemm/k3_reg_block.cuh
+ *   -kernel=3  register blocking: 8 outputs per thread down a column        sgemm/k3_reg_block.cuh
  *   -kernel=4  2-D 8 x 8 register tiles, 16-byte loads                    sgemm/k4_2d_tiles.cuh
  *   -kernel=5  warp tiles, no bank conflicts, double buffering            sgemm/k5_double_buffer.cuh
  *   -kernel=6  kernel 5 with tiles twice as deep along N (16)             sgemm/k6_deep_tiles.cuh
- *   -kernel=7  8 x 16 outputs a thread, a cp.async pipeline                sgemm/k7_pipeline.cuh
+ *   -kernel=7  8 x 16 outputs per thread, a cp.async pipeline                sgemm/k7_pipeline.cuh
  *   -kernel=8  kernel 7's design at the shape: tiles and split-K chosen    sgemm/k8_shapes.cuh, k8_model.cuh,
  *              by a cost model of waves over the SMs (the default)         k8_pick.cuh
  *

@@ -1,13 +1,13 @@
 /*
  * conv1d/c2_shared.cuh -- kernel 2: direct, with the kernel and the block's window of the input in shared
- * memory. A block of C2_THREADS threads makes C2_OUT outputs, C2_OUT / C2_THREADS a thread, C2_THREADS
+ * memory. A block of C2_THREADS threads makes C2_OUT outputs, C2_OUT / C2_THREADS per thread, C2_THREADS
  * apart: it first copies its window, C2_OUT + kernel_size - 1 inputs, and the kernel into shared memory
  * (dynamic: the size depends on kernel_size), synchronises, and then reads only shared memory. s_k[j] is
  * the same address for the whole warp (a broadcast), s_in[t + j] 32 consecutive floats (no conflict), and
  * each s_k[j] read serves C2_OUT / C2_THREADS outputs.
  */
 #define C2_THREADS 256
-#define C2_OUT 1024 // outputs a block
+#define C2_OUT 1024 // outputs per block
 #define C2_PER (C2_OUT / C2_THREADS)
 static_assert(C2_OUT % C2_THREADS == 0, "whole outputs a thread");
 

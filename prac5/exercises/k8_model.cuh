@@ -1,7 +1,7 @@
 /*
  * exercises/k8_model.cuh -- handout step 8, kernel 8's cost model, to write. (The solution is
  * ../sgemm/k8_model.cuh.) sgemm/k8_pick.cuh calls it for every plan this GPU can run -- a configuration c
- * (a block of c->bm x c->bn outputs, c->threads threads, at most resident_max blocks a SM at once) and a
+ * (a block of c->bm x c->bn outputs, c->threads threads, at most resident_max blocks per SM at once) and a
  * split of the inner length N into `split` slices -- and runs the plan with the least estimated time.
  * Until the TODOs are filled in, every plan costs the same, kernel 8 takes the first (128x128, no split)
  * whatever the shape, and ./exercises/sgemm_ladder -kernel=8 ends RESULT: FAIL (exercise not done: ...)

@@ -5,12 +5,12 @@
  *      warp a lane owns a 2 x 2 set of 4 x 4 patches, 32 rows and 16 columns apart. A warp's float4 reads
  *      of As then touch 8 distinct, consecutive float4s (128 bytes) and of Bs 4 (64 bytes): no bank
  *      conflicts, where kernel 4's 8-wide patches make lanes read 32 bytes apart.
- *  (b) As padded by R5_PAD floats a row, so that the transposing stores of A's tile hit 32 different banks
+ *  (b) As padded by R5_PAD floats per row, so that the transposing stores of A's tile hit 32 different banks
  *      (with BK = 8; kernel 6's BK = 16 puts two of a warp's stores in each bank).
  *  (c) double buffering: two copies of each tile. While the block computes on one, each thread has already
  *      issued the global loads of the next tile into registers; they land during the arithmetic, and are
  *      stored into the other copy afterwards. One __syncthreads per tile instead of two.
- * __launch_bounds__(256, 2): at most 128 registers a thread, so that two blocks fit on an SM.
+ * __launch_bounds__(256, 2): at most 128 registers per thread, so that two blocks fit on an SM.
  */
 #define R5_BM 128
 #define R5_BN 128
@@ -18,7 +18,7 @@
 #define R5_THREADS 256
 static_assert(R5_THREADS == 256 && R5_BM == 128 && R5_BN == 128, "the warp layout below is for 8 warps on 128 x 128");
 
-// BK: the depth of a tile along N (8 here; kernel 6 instantiates 16). LOADS float4 of A's tile and of B's a thread.
+// BK: the depth of a tile along N (8 here; kernel 6 instantiates 16). LOADS float4 of A's tile and of B's per thread.
 template <int BK, bool VEC>
 __global__ void __launch_bounds__(R5_THREADS, 2)
     sgemm_double_buffer(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,

@@ -1,11 +1,11 @@
 /*
- * sgemm/k7_pipeline.cuh -- kernel 7: bigger thread tiles, one block an SM, and a copy pipeline.
+ * sgemm/k7_pipeline.cuh -- kernel 7: bigger thread tiles, one block per SM, and a copy pipeline.
  * Kernels 5 and 6 are held back by what a thread does besides multiply-adding: under ncu a share of their
  * instructions are not FFMAs, which caps the FMA pipe, and the pipe is busy well below that cap (the profile:
  * docs/notes/prac5.md, "SGEMM kernel 7 under the profiler"). Four changes, each named where it is made:
- *  (a) 8 x 16 outputs a thread (a warp owns 64 x 64 of C, the block 128 x 256): 128 multiply-adds for every
+ *  (a) 8 x 16 outputs per thread (a warp owns 64 x 64 of C, the block 128 x 256): 128 multiply-adds for every
  *      six 16-byte shared loads, where kernels 5-6 have 64 for four. 128 accumulators need most of the 255
- *      registers a thread may have, so one block of 256 threads runs on an SM: 8 warps, 2 a scheduler, each
+ *      registers a thread may have, so one block of 256 threads runs on an SM: 8 warps, 2 per scheduler, each
  *      with 128 independent multiply-adds a k-step (one index of the inner length, N) to hide the others' latency.
  *  (b) the tiles are copied by cp.async (sm_80 on; ../common/cp_async.h): global memory goes into shared
  *      memory while the threads compute, without passing through registers, and what lies outside the
@@ -20,8 +20,8 @@
  * (over 48 KB); a GPU that cannot give that much (Turing: 64 KB) gets 2 stages. Before sm_80 the copies are
  * ordinary loads and stores: still correct, no longer asynchronous.
  */
-#define S7_BM 128 // rows of C a block
-#define S7_BN 256 // columns of C a block
+#define S7_BM 128 // rows of C per block
+#define S7_BN 256 // columns of C per block
 #define S7_BK 16  // depth of a tile along N
 #define S7_PAD 4  // As rows padded: (128 + 4) * 4 bytes = 33 x 16, so its transposing copies hit 32 banks
 #define S7_LDA (S7_BM + S7_PAD)
@@ -39,7 +39,7 @@ template <int STAGES, bool VEC>
 __global__ void __launch_bounds__(S7_THREADS, 1)
     sgemm_pipeline(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
                    int K) {
-  constexpr int AS = S7_BK * S7_LDA, BS = S7_BK * S7_BN; // floats a stage: As[n][m] (transposed), Bs[n][k]
+  constexpr int AS = S7_BK * S7_LDA, BS = S7_BK * S7_BN; // floats per stage: As[n][m] (transposed), Bs[n][k]
   extern __shared__ __align__(16) float smem[];
   float *As = smem, *Bs = smem + STAGES * AS;
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(S7_THREADS, 1)
   int c = (warp % 4) * 64 + (lane % 4) * 4;
   int ntiles = (N + S7_BK - 1) / S7_BK;
 
-  // (d) A's tile, 128 x 16, is 8 copies of 4 bytes a thread: rows am + 32j (j = 0..3), columns an + 8h (h = 0..1);
+  // (d) A's tile, 128 x 16, is 8 copies of 4 bytes per thread: rows am + 32j (j = 0..3), columns an + 8h (h = 0..1);
   // a warp reads 4 rows of 8 consecutive floats and writes them transposed, As[n][m], to 32 distinct banks.
   int am = 4 * warp + lane / 8, an = lane % 8;
   const float *a_src = A + (size_t)(row0 + am) * N + an; // dereferenced only where in bounds
@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(S7_THREADS, 1)
   unsigned a_rows_in = 0; // bit j: row am + 32j is inside A
 #pragma unroll
   for (int j = 0; j < 4; j++) a_rows_in |= (unsigned)(row0 + am + 32 * j < M) << j;
-  // B's tile, 16 x 256, is 4 copies of 16 bytes a thread: rows bn + 4e (e = 0..3), columns bk .. bk+3.
+  // B's tile, 16 x 256, is 4 copies of 16 bytes per thread: rows bn + 4e (e = 0..3), columns bk .. bk+3.
   int bn = tid / 64, bk = (tid % 64) * 4;
   const float *b_src = B + (size_t)bn * K + col0 + bk;
   size_t b_step = (size_t)4 * K;

@@ -14,7 +14,7 @@ static double s8_estimate_us(const s8_config *c, int resident_max, int split, in
   double ktiles = ceil_div(ceil_div(N, S8_BK), split); // 16-deep tiles of N a block multiplies
   double per_sm = ceil(blocks / g->sms);               // the busiest SM's blocks
   double resident = fmin(per_sm, resident_max), rounds = ceil(per_sm / resident);
-  double rate = g->flops_sm_us * c->efficiency * s8_hiding(resident * c->threads / 32.0); // flops a microsecond
+  double rate = g->flops_sm_us * c->efficiency * s8_hiding(resident * c->threads / 32.0); // flops per microsecond
   double t = rounds * (resident * 2.0 * c->bm * c->bn * ktiles * S8_BK / rate + g->fill_us);
   if (split > 1) t += (2.0 * split + 1.0) * M * K * 4.0 / g->bytes_us + g->launch_us;
   return t;

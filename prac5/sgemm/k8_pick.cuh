@@ -1,5 +1,5 @@
 /*
- * sgemm/k8_pick.cuh -- kernel 8's choice: what each configuration gets on this GPU (stages, blocks a SM),
+ * sgemm/k8_pick.cuh -- kernel 8's choice: what each configuration gets on this GPU (stages, blocks per SM),
  * every plan (configuration, split of N) it can run, its time by the model of sgemm/k8_model.cuh, and the
  * fastest; the workspaces and s8_run_plan, which runs a plan; and run_shapes, kernel 8's solve(), which runs
  * the plan chosen for its shape (chosen once a shape, kept for the calls that follow).
@@ -19,7 +19,7 @@ static int s8_blocks_per_sm(int c, int stages) {
   return s8_dispatch(&p, NULL, NULL, NULL, 0, 0, 0, 0, 0, true);
 }
 
-// a grid of 256-thread blocks over rows x cols4 (4 floats a thread), at most 8 blocks a SM; rows beyond the
+// a grid of 256-thread blocks over rows x cols4 (4 floats per thread), at most 8 blocks per SM; rows beyond the
 // grid are taken by a loop (gridDim.y at most 65535)
 static dim3 s8_rows_grid(int cols4, int rows, int sms) {
   int most = 8 * sms, bx = ceil_div(cols4, 256);
@@ -104,11 +104,11 @@ static const s8_gpu *s8_gpu_get(void) {
     g.stages[c] = s8_stages(c, lim);
     g.resident[c] = g.stages[c] ? s8_blocks_per_sm(c, g.stages[c]) : 0;
   }
-  // 128 FP32 lanes a SM from Ampere's GA10x on (an A100's or a T4's 64 make their peak look twice as high:
+  // 128 FP32 lanes per SM from Ampere's GA10x on (an A100's or a T4's 64 make their peak look twice as high:
   // every plan's arithmetic is underrated alike, so split-K's bytes, the fill and the launch weigh more than
   // they should there, and the model splits less). A driver that reports no clock: 1.5 GHz
   g.flops_sm_us = 128.0 * 2.0 * (clock_khz > 0 ? clock_khz : 1500000) * 1e-3;
-  g.bytes_us = peak_bandwidth_GBps(dev) * 1e3; // GB/s = 1000 bytes a microsecond
+  g.bytes_us = peak_bandwidth_GBps(dev) * 1e3; // GB/s = 1000 bytes per microsecond
   if (g.bytes_us <= 0.0) g.bytes_us = 1e5;     // a driver that reports no memory clock: 100 GB/s
   g.fill_us = 0.5;
   g.launch_us = 3.2;

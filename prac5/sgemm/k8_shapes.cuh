@@ -23,9 +23,9 @@ struct s8_shape {
   static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * (BN / WN);
   static constexpr int RG = WM / 32, CG = WN / 16; // a lane's groups of 4 rows (32 apart) and 4 columns (16 apart)
   static constexpr int LDA = BM + 4;               // As rows padded, as kernel 7: the transposing copies hit 32 banks
-  static constexpr int A_ROWS = THREADS / 8, A_PASSES = BM / A_ROWS; // A: 8 threads a row of 16
+  static constexpr int A_ROWS = THREADS / 8, A_PASSES = BM / A_ROWS; // A: 8 threads per row of 16
   static constexpr int B_COLS4 = BN / 4, B_ROWS = THREADS / B_COLS4, B_PASSES = S8_BK / B_ROWS; // B: 16 bytes each
-  static constexpr int AS = S8_BK * LDA, BS = S8_BK * BN;                                       // floats a stage
+  static constexpr int AS = S8_BK * LDA, BS = S8_BK * BN;                                       // floats per stage
   static_assert(WM % 32 == 0 && WN % 16 == 0 && BM % WM == 0 && BN % WN == 0, "warp tiles of 32k x 16k");
   static_assert(BM % A_ROWS == 0 && A_PASSES <= 32, "A's tile: whole passes of THREADS / 8 rows");
   static_assert(THREADS % B_COLS4 == 0 && S8_BK % B_ROWS == 0, "B's tile: whole passes of rows");
@@ -38,7 +38,7 @@ __device__ __forceinline__ float f4_at(const float4 &v, int j) {
 
 // C (or slice blockIdx.z of the workspace, with split-K) = the tiles t0 .. t0 + tps - 1 of N of A B
 // Before sm_80 the copies pass through registers (../common/cp_async.h), and the 4-stage 128 x 128 kernel would
-// spill at two blocks a SM: there it is built for one. (A Turing GPU never runs it, its 66.5 KB of shared memory
+// spill at two blocks per SM: there it is built for one. (A Turing GPU never runs it, its 66.5 KB of shared memory
 // being more than a block may have there; a newer GPU running PTX built for 7.5 does.)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define S8_MINB(bm, bn, stages, minb) ((bm) * (bn) >= 128 * 128 && (stages) > 2 ? 1 : (minb))
@@ -196,16 +196,16 @@ __global__ void sgemm_pad_rows(const float *__restrict__ B, float *__restrict__ 
 typedef struct {
   const char *name;    // "128x64": BM x BN
   int bm, bn, threads; // block tile and threads
-  int minb;            // __launch_bounds__' blocks a SM (so the registers a thread may use)
+  int minb;            // __launch_bounds__' blocks per SM (so the registers a thread may use)
   double efficiency;   // the fraction of the FP32 lanes' peak its multiply-adds reach on a full SM
 } s8_config;
 
 #define S8_NCONFIGS 4
 static const s8_config s8_configs[S8_NCONFIGS] = {
-    {"128x128", 128, 128, 256, 2, 0.74}, // 2 x 4 warps of 64 x 32: 8 x 8 outputs a thread, 8 warps a block
-    {"128x64", 128, 64, 128, 3, 0.67},   // 2 x 2 warps of 64 x 32, 8 x 8 a thread
-    {"64x128", 64, 128, 128, 3, 0.67},   // 1 x 4 warps of 64 x 32, 8 x 8 a thread
-    {"64x64", 64, 64, 128, 4, 0.54},     // 2 x 2 warps of 32 x 32, 4 x 8 a thread: the small one
+    {"128x128", 128, 128, 256, 2, 0.74}, // 2 x 4 warps of 64 x 32: 8 x 8 outputs per thread, 8 warps per block
+    {"128x64", 128, 64, 128, 3, 0.67},   // 2 x 2 warps of 64 x 32, 8 x 8 per thread
+    {"64x128", 64, 128, 128, 3, 0.67},   // 1 x 4 warps of 64 x 32, 8 x 8 per thread
+    {"64x64", 64, 64, 128, 4, 0.54},     // 2 x 2 warps of 32 x 32, 4 x 8 per thread: the small one
 };
 
 static constexpr int s8_smem_bytes(int bm, int bn, int stages) { return stages * S8_BK * (bm + 4 + bn) * 4; }
@@ -215,8 +215,8 @@ typedef struct {
   int sms;
   int stages[S8_NCONFIGS];   // 4, 2, or 0: the configuration does not fit this GPU's shared memory
   int resident[S8_NCONFIGS]; // blocks of each configuration a SM holds at once
-  double flops_sm_us;        // a SM's FP32 peak: 128 lanes x 2 flops x its clock (flops a microsecond)
-  double bytes_us;           // memory bandwidth from its clock and bus width (bytes a microsecond)
+  double flops_sm_us;        // a SM's FP32 peak: 128 lanes x 2 flops x its clock (flops per microsecond)
+  double bytes_us;           // memory bandwidth from its clock and bus width (bytes per microsecond)
   double fill_us, launch_us; // a block's pipeline fill (a few memory latencies); a kernel launch
   size_t work_max;           // the most workspace split-K may take (bytes)
 } s8_gpu;

@@ -1,7 +1,7 @@
 /*
  * transpose/t3_padded.cuh -- kernel 3: the same tile, one float wider. With rows of TILE + 1 floats, the
  * column tile[0..31][ty] is spread over 32 different banks (element (i, j) is in bank (i * 33 + j) % 32 =
- * (i + j) % 32): no bank conflict, for one unused float a row.
+ * (i + j) % 32): no bank conflict, for one unused float per row.
  */
 __global__ void transpose_padded(const float *__restrict__ in, float *__restrict__ out, int rows, int cols) {
   __shared__ float tile[TILE][TILE + 1]; // + 1: the padding

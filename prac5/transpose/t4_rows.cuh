@@ -2,11 +2,11 @@
  * transpose/t4_rows.cuh -- kernel 4: a wider tile, several rows per thread. A block of T4_TILE x T4_BY
  * threads (64 x 8 = 512) moves a 64 x 64 padded tile, each thread T4_TILE / T4_BY = 8 elements, T4_BY
  * rows apart. Two changes to kernel 3, each for the memory system:
- *  - several rows a thread: 8 independent loads in flight before the barrier, the index arithmetic shared
+ *  - several rows per thread: 8 independent loads in flight before the barrier, the index arithmetic shared
  *    among them;
  *  - 64 columns, not 32: each row of the tile is read, and each row of its transpose written, as 256
  *    contiguous bytes instead of 128, so that the DRAM serves fewer, longer bursts.
- * 32 x 32 tiles with 4 rows a thread were enough on the H100 measured, not on the H200; of the 64-wide shapes
+ * 32 x 32 tiles with 4 rows per thread were enough on the H100 measured, not on the H200; of the 64-wide shapes
  * timed, 64 x 8 threads was the best on the H100 and close to the best on the H200 (the figures:
  * docs/notes/prac5.md, "Figures behind the source's choices"). The padding keeps the column reads of
  * tile[tx][ty + i] conflict-free: element (i, j) is in bank (65 i + j) % 32 = (i + j) % 32.
