@@ -8,7 +8,7 @@
  *   -kernel=0  the copy of as many bytes: the 100 % line                       elementwise/k0_copy.cuh
  *   -kernel=1  one thread per element, coordinates by / and %                  elementwise/k1_divmod.cuh
  *   -kernel=2  the same by fastdiv (step 6)                                    elementwise/k2_fastdiv.cuh
- *   -kernel=3  16 bytes a thread (half8) wherever each operand allows it       elementwise/k3_half8.cuh
+ *   -kernel=3  16 bytes per thread (half8) wherever each operand allows it       elementwise/k3_half8.cuh
  *   -kernel=4  kernel 3, a transposed operand through a shared-memory tile     elementwise/k4_tiled.cuh
  * Each kernel's output is compared with Gold_eltwise (eltwise_gold.c) exactly, NaN equal to any NaN (why exact
  * is right for half: eltwise_gold.c), after runs into two different poisons. Without -kernel, kernels 1 to 4 are

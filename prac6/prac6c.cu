@@ -71,7 +71,7 @@ __global__ void my_kernel_runtime(float *x, int n, int m) {
 }
 
 // a launch into a poisoned array, and the copy back. A kernel that needs many registers cannot have 1024
-// threads in a block (size 256 uses 255 registers a thread, and an SM has 65536): the launch would fail with
+// threads in a block (size 256 uses 255 registers per thread, and an SM has 65536): the launch would fail with
 // "too many resources requested for launch". cudaFuncGetAttributes says how many threads a block of this
 // kernel may have, and the block is made smaller when it must be.
 typedef void (*xl_kernel)(float *, int);

@@ -147,7 +147,7 @@ static cat_path vector_setup(const cat_problem *P, char *why, size_t len) {
   return vector_path;
 }
 
-// the instances: cat_rows for 1, 2, 4, 8 and 16 bytes a unit, cat_tiles for pieces of 1 to 16 bytes
+// the instances: cat_rows for 1, 2, 4, 8 and 16 bytes per unit, cat_tiles for pieces of 1 to 16 bytes
 template <typename U>
 static void rows_launch() {
   cat_rows<U><<<vector_blocks, CAT_BLOCK>>>(vector_params);

@@ -1,5 +1,5 @@
 /*
- * elementwise/k3_half8.cuh -- kernel 3: 16 bytes of input a thread (half8: eight halves; four floats, sixteen int8),
+ * elementwise/k3_half8.cuh -- kernel 3: 16 bytes of input per thread (half8: eight halves; four floats, sixteen int8),
  * as the copy moves them. Thread c owns output elements c V .. c V + V - 1, V = 16 / sizeof(T), and reads
  * each input as plan.h found its layout allows:
  *   ELT_LOAD_VEC     inner stride 1, every chunk 16-byte aligned: one 16-byte load (LDG.128)

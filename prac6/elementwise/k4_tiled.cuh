@@ -17,7 +17,7 @@
 #endif
 #define TILED_TL 64 // along L: two warps' loads and stores of the output
 #define TILED_BY 8  // threads: TILED_TP x TILED_BY; each loads TILED_TL / TILED_BY elements a tiled operand
-// at least 2 blocks an SM (64 registers or fewer): while one block waits at its barrier, the other loads
+// at least 2 blocks per SM (64 registers or fewer): while one block waits at its barrier, the other loads
 #define TILED_MIN_BLOCKS (1024 / (TILED_TP * TILED_BY))
 static_assert(TILED_TP * TILED_BY % TILED_TL == 0 && TILED_TL % TILED_BY == 0, "whole rows in each phase");
 
@@ -25,7 +25,7 @@ template <typename T, int OP>
 __global__ void __launch_bounds__(TILED_TP *TILED_BY, TILED_MIN_BLOCKS)
     eltwise_tiled(const T *__restrict__ a, const T *__restrict__ b, elt_out_t<OP, T> *__restrict__ out, elt_geom g,
                   elt_tile_geom t) {
-  constexpr int PAD = 4 / sizeof(T), ROWS = TILED_TP * TILED_BY / TILED_TL; // rows of P a pass of the block
+  constexpr int PAD = 4 / sizeof(T), ROWS = TILED_TP * TILED_BY / TILED_TL; // rows of P per pass of the block
   static_assert((TILED_TP + PAD) * sizeof(T) / 4 % 2 == 1, "an odd pitch in words: no bank conflicts");
   __shared__ T ta[TILED_TL][TILED_TP + PAD], tb[TILED_TL][TILED_TP + PAD];
   const int tx = threadIdx.x, ty = threadIdx.y, lx = (ty * TILED_TP + tx) % TILED_TL,

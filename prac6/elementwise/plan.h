@@ -51,7 +51,7 @@ enum { ELT_LOAD_VEC, ELT_LOAD_BCAST, ELT_LOAD_GATHER };
 static const char *const elt_load_names[] = {"16-byte loads", "one load broadcast", "element loads"};
 
 typedef struct {
-  int vector;  /* 1: V elements a thread; 0: element by element (kernel 2's kernel) */
+  int vector;  /* 1: V elements per thread; 0: element by element (kernel 2's kernel) */
   int mode[3]; /* [1] a, [2] b: VEC, BCAST or GATHER */
   char why[320];
 } elt_half8_plan;

@@ -1,7 +1,7 @@
 /*
  * exercises/k3_half8.cuh -- handout step 8, kernel 3 of eltwise, to write: the half8 fast path. (The solution is
  * ../elementwise/k3_half8.cuh.) Thread c owns the V = 16 / sizeof(T) output elements from c V on (eight halves,
- * four floats, sixteen int8) and should move them as the copy does: 16 bytes a load, one store. plan.h has
+ * four floats, sixteen int8) and should move them as the copy does: 16 bytes per load, one store. plan.h has
  * already chosen how each input may be read (mode: it checked the alignment) and where no chunk can be used at
  * all, the launcher below runs kernel 2 instead. Until the TODOs are filled in, the chunks stay unwritten and
  * ./exercises/eltwise ends RESULT: FAIL (exercise not done: ...).
