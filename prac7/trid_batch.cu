@@ -1,18 +1,18 @@
 /*
  * trid_batch.cu -- practical 7, steps 7-10: a batch of general tridiagonal systems, three ways of sharing
  * the work among threads, and NVIDIA's cuSPARSE on the same data in the same run. The runner of the ladder
- * in batch/: one header a step, each with its kernel and launcher.
+ * in batch/: one header per step, each with its kernel and launcher.
  *
  * `batch` systems of n unknowns each, a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i], with random
  * coefficients made diagonally dominant (|b| >= |a| + |c| + 0.5, either sign), stored one system after another
  * (system s at s*n; batch/layout.cuh has the interleaved layout too). Three kernels, each checked against a
  * Thomas gold in double and by its residual ||A x - d||_inf / ||d||_inf computed in double:
- *   GPU_pcr_block      batch/b1_pcr_block.cuh: one system a block, one thread a row: trid_dyn's PCR with
+ *   GPU_pcr_block      batch/b1_pcr_block.cuh: one system per block, one thread per row: trid_dyn's PCR with
  *                      general coefficients, normalised as they are loaded (n <= 1024)
- *   GPU_thomas_thread  batch/b2_thomas_thread.cuh: one system a thread: the Thomas algorithm, on the
+ *   GPU_thomas_thread  batch/b2_thomas_thread.cuh: one system per thread: the Thomas algorithm, on the
  *                      interleaved layout (row i of system s at i*batch + s), so that a warp's 32 loads are
  *                      128 consecutive bytes
- *   GPU_trid_hybrid    batch/b3_hybrid.cuh: one system a warp: the hybrid Thomas-PCR of Laszlo, Giles and
+ *   GPU_trid_hybrid    batch/b3_hybrid.cuh: one system per warp: the hybrid Thomas-PCR of Laszlo, Giles and
  *                      Appleyard (ACM TOMS 2016): each lane reduces a chunk of about n/32 rows in registers to
  *                      two rows by a modified Thomas sweep, the warp solves the 64 reduced rows by PCR with
  *                      shuffles (batch/pcr_warp.cuh), and each lane fills in its chunk; loads and stores go
@@ -20,7 +20,7 @@
  *                      while it solves this one
  * -lib adds cuSPARSE's gtsv2StridedBatch (same layout) and gtsvInterleavedBatch (interleaved layout), with
  * their residuals (batch/b0_cusparse.cuh); -bench times everything against a device-to-device copy of the
- * same 20 bytes an unknown (a, b, c, d read, x written), and against the faster cuSPARSE call at this n for a
+ * same 20 bytes per unknown (a, b, c, d read, x written), and against the faster cuSPARSE call at this n for a
  * caller with the strided layout (x_gtsv2, peer=strided|interleaved: gtsv2StridedBatch, or
  * gtsvInterleavedBatch with the transposes it needs), and checks the solution each solver's last timed run
  * left (batch/check.cuh).
@@ -77,8 +77,8 @@ int main(int argc, char **argv) {
   int lmax = hybrid_lmax(n);
 
   int dev = findCudaDevice(argc, argv);
-  // this GPU's most shared memory a block (opt-in), before any GPU work: -warps typed beyond it is bad input;
-  // the default gets fewer warps a block where it does not fit
+  // this GPU's most shared memory per block (opt-in), before any GPU work: -warps typed beyond it is bad input;
+  // the default gets fewer warps per block where it does not fit
   size_t optin = (size_t)device_limits(dev)->smem_block_optin;
   while (n >= 64 && lmax <= 32 && hybrid_smem(lmax, warps) > optin) { // (n < 64 uses no shared memory)
     if (args_given(argc, argv, "warps") || warps == 1)
@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
   size_t N = (size_t)n * batch, bytes = N * sizeof(float);
   int user_sized = args_given(argc, argv, "n") || args_given(argc, argv, "batch");
   // 5 strided + 5 interleaved arrays, w (2 N floats: Thomas's c', or the big hybrid's chunks), a working copy
-  // for cuSPARSE, and with -bench the copy baseline's two buffers (10 bytes an unknown each)
+  // for cuSPARSE, and with -bench the copy baseline's two buffers (10 bytes per unknown each)
   device_memory_check(15 * bytes + (bench ? 6 * bytes : 0), "the systems in both layouts and the workspaces",
                       user_sized);
   printf("%d systems of %d unknowns (%zu in all), random diagonally dominant\n", batch, n, N);
@@ -180,7 +180,7 @@ int main(int argc, char **argv) {
   }
   for (int q = 0; q < nchk; q++) nfail += !chk[q].ok;
 
-  // step 10: the timings, each solver against the copy of the same 20 bytes an unknown. The peer is the faster
+  // step 10: the timings, each solver against the copy of the same 20 bytes per unknown. The peer is the faster
   // cuSPARSE call for a caller with the strided layout: gtsv2StridedBatch, or gtsvInterleavedBatch plus the
   // transposes it needs (a, b, c, d in, x out); x_gtsv2 is the peer's time over a solver's, both for that caller
   const char *timed_bad = NULL; // the first solver whose last timed run left a wrong solution
@@ -229,7 +229,7 @@ int main(int argc, char **argv) {
              "layout=interleaved resid=%.2e ms_with_transposes=%.4f peer=%s x_gtsv2=%.2f x_interleaved=%.2f",
              chk[ith].resid, ms_tt + ms_trans, peer, ms_peer / (ms_tt + ms_trans), ms_inter / ms_tt);
     print_bench("7", "trid_thomas_thread", size, reps, ms_tt, moved, &ref, extra);
-    // the hybrid at 1, 2, 4, 8 warps a block, then the best one reported
+    // the hybrid at 1, 2, 4, 8 warps per block, then the best one reported
     float best;
     int best_w = hybrid_best_warps(&t, lmax, optin, reps, moved, &best);
     t.warps = best_w;

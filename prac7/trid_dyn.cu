@@ -24,7 +24,7 @@
 #include "prac7_gold.h"
 #include "rng.h"
 
-// the largest NX: one thread a row, and a block has at most 1024 threads
+// the largest NX: one thread per row, and a block has at most 1024 threads
 #define MAX_NX 1024
 // the most systems: 2^20 blocks (4 GiB of u at NX = 1024)
 #define MAX_M (1 << 20)
@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
   }
   printf("Gold_trid x %d: %.1f (ms)\n", M, wall_ms() - t0);
 
-  // error check: trid.cu's tolerance (at most 7e-7 a step measured, 1e-6 a step allowed)
+  // error check: trid.cu's tolerance (at most 7e-7 per step measured, 1e-6 per step allowed)
   gold_stats st;
   compare_float_double(h_x, h_gold, n, 2e-6 + 1e-6 * niter, 0.0, &st);
   if (verbose)

@@ -132,7 +132,7 @@ void hybrid_chunk(int n, int lanes, int t, int *start, int *len) {
 }
 
 void Model_hybrid(int n, int lanes, const double *a, const double *b, const double *c, const double *d, double *x) {
-  int m = 2 * lanes; /* the reduced system: two rows a lane */
+  int m = 2 * lanes; /* the reduced system: two rows per lane */
   double *ra = (double *)calloc(3 * (size_t)(m > n ? m : n) + 3 * (size_t)n, sizeof(double));
   double *rc = ra + (m > n ? m : n), *rd = rc + (m > n ? m : n);
   double *ca = rd + (m > n ? m : n), *cc = ca + n, *cd = cc + n; /* the chunks' modified rows */

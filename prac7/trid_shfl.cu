@@ -5,7 +5,7 @@
  * Lane i holds row i. At stride s, __shfl_up_sync(mask, v, s) hands lane i the value of lane i - s and
  * __shfl_down_sync(mask, v, s) that of lane i + s; a shuffle is one instruction in which every lane reads
  * before any writes, so the two barriers of trid.cu are not needed. Lanes i >= NX hold the identity row
- * (a = c = d = 0), so that the shuffles always involve all 32 lanes. M systems run as M warps, four a block;
+ * (a = c = d = 0), so that the shuffles always involve all 32 lanes. M systems run as M warps, four per block;
  * system m has lambda_m = lambda (1 + m / M), as in trid_dyn.
  *   nvcc -O3 -arch=native -I../common trid_shfl.cu trid_gold.c -o trid_shfl
  */
@@ -21,7 +21,7 @@
 
 #include "prac7_gold.h"
 
-#define WARPS_PER_BLOCK 4 // 128 threads a block: four systems
+#define WARPS_PER_BLOCK 4 // 128 threads per block: four systems
 #define MAX_M (1 << 24)
 
 // warp w of the grid solves system w; lane i owns row i (an identity row for i >= NX)

@@ -1,5 +1,5 @@
 /*
- * batch/b1_pcr_block.cuh -- practical 7, step 7: one system a block, one thread a row. trid_dyn's parallel
+ * batch/b1_pcr_block.cuh -- practical 7, step 7: one system per block, one thread per row. trid_dyn's parallel
  * cyclic reduction with general coefficients, each row normalised as it is loaded (n <= PCR_MAX_N).
  */
 #ifndef BATCH_B1_PCR_BLOCK_CUH
@@ -7,9 +7,9 @@
 
 #include "batch/layout.cuh"
 
-#define PCR_MAX_N 1024 // GPU_pcr_block: one thread a row
+#define PCR_MAX_N 1024 // GPU_pcr_block: one thread per row
 
-// ---- one system a block: PCR (step 7) ---------------------------------------------------------------------
+// ---- one system per block: PCR (step 7) ---------------------------------------------------------------------
 // thread i owns row i, normalised as it is loaded; trid_dyn's steps otherwise
 __global__ void GPU_pcr_block(int n, const float *__restrict__ a, const float *__restrict__ b,
                               const float *__restrict__ c, const float *__restrict__ d, float *__restrict__ x) {

@@ -1,5 +1,5 @@
 /*
- * batch/b2_thomas_thread.cuh -- practical 7, step 8: one system a thread, the Thomas algorithm on the
+ * batch/b2_thomas_thread.cuh -- practical 7, step 8: one system per thread, the Thomas algorithm on the
  * interleaved layout (batch/layout.cuh), so that consecutive threads read consecutive addresses.
  */
 #ifndef BATCH_B2_THOMAS_THREAD_CUH
@@ -7,7 +7,7 @@
 
 #include "batch/layout.cuh"
 
-// ---- one system a thread: Thomas on the interleaved layout (step 8) ---------------------------------------
+// ---- one system per thread: Thomas on the interleaved layout (step 8) ---------------------------------------
 // thread s solves system s; row i of every system is one contiguous run of `batch` floats, so consecutive
 // threads read consecutive addresses. The forward sweep stores c' in w and d' in x; the backward sweep
 // turns x into the solution.

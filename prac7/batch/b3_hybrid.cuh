@@ -1,5 +1,5 @@
 /*
- * batch/b3_hybrid.cuh -- practical 7, step 9: one system a warp, the hybrid Thomas-PCR solver of Laszlo,
+ * batch/b3_hybrid.cuh -- practical 7, step 9: one system per warp, the hybrid Thomas-PCR solver of Laszlo,
  * Giles and Appleyard (ACM TOMS 2016). Each lane reduces a chunk of about n/32 rows in registers to two rows
  * by a modified Thomas sweep, the warp solves the 64 reduced rows by PCR with shuffles (batch/pcr_warp.cuh),
  * and each lane fills in its chunk; loads and stores go through shared memory, coalesced, and each warp
@@ -14,7 +14,7 @@
 #include "batch/layout.cuh"
 #include "batch/pcr_warp.cuh"
 
-#define HYBRID_WARPS 4 // GPU_trid_hybrid: systems (warps) a block, the default of -warps
+#define HYBRID_WARPS 4 // GPU_trid_hybrid: systems (warps) per block, the default of -warps
 
 // Stage system `base` into shared memory st: element i of each array (i = 32 j + lane: a warp reads 128
 // consecutive bytes) to st[i + j], st[P + i + j], ... (the skew i/32 keeps a lane's chunk and its
@@ -113,7 +113,7 @@ __device__ __forceinline__ void hybrid_solve(int n, int lane, size_t base, float
 // other stage are already in flight (cp.async), so that the warp's loads overlap its own arithmetic rather
 // than only other warps'. LMAX: the most rows a lane's chunk may have (n <= 32 LMAX), so that the chunk's a,
 // c, d sit in registers (fully unrolled loops over LMAX, each step guarded by k < len). Shared memory: two
-// stages a warp of four arrays of 33 LMAX floats.
+// stages per warp of four arrays of 33 LMAX floats.
 template <int LMAX>
 __global__ void GPU_trid_hybrid(int n, int batch, const float *__restrict__ a, const float *__restrict__ b,
                                 const float *__restrict__ c, const float *__restrict__ d, float *__restrict__ x) {
@@ -184,14 +184,14 @@ __global__ void GPU_trid_hybrid_big(int n, int batch, const float *__restrict__ 
   D[len - 1] = dL;
 }
 
-// the shared memory GPU_trid_hybrid<LMAX> needs for `warps` warps: two stages of four arrays a warp
+// the shared memory GPU_trid_hybrid<LMAX> needs for `warps` warps: two stages of four arrays per warp
 static size_t hybrid_smem(int lmax, int warps) { return (size_t)warps * 2 * 4 * 33 * lmax * sizeof(float); }
 
 // a grid of as many blocks as the GPU runs at once (each warp then loops over its systems), or fewer if the
 // batch is smaller
 template <int LMAX> static void launch_hybrid_lmax(const trid_args *t) {
   size_t shmem = t->n < 64 ? 0 : hybrid_smem(LMAX, t->warps);
-  // blocks an SM, asked once for each (warps, shared memory) of this LMAX: the timed calls ask nothing
+  // blocks per SM, asked once for each (warps, shared memory) of this LMAX: the timed calls ask nothing
   static int known_warps = 0, sms = 0, per_sm = 0;
   static size_t known_shmem = 0;
   if (known_warps != t->warps || known_shmem != shmem) {
@@ -208,7 +208,7 @@ template <int LMAX> static void launch_hybrid_lmax(const trid_args *t) {
   getLastCudaError("GPU_trid_hybrid execution failed");
 }
 
-// the smallest LMAX (rows a lane) that holds n: 2 for n <= 64 (n < 64 takes the short path), up to 32
+// the smallest LMAX (rows per lane) that holds n: 2 for n <= 64 (n < 64 takes the short path), up to 32
 static int hybrid_lmax(int n) {
   int lmax = 2;
   while (32 * lmax < n && lmax < 64) lmax *= 2;
@@ -241,7 +241,7 @@ static void hybrid_allow_smem(int warps, size_t optin) {
 #undef ALLOW
 }
 
-// -bench: the hybrid at 1, 2, 4, 8 warps a block (those whose shared memory fits), each timed and printed;
+// -bench: the hybrid at 1, 2, 4, 8 warps per block (those whose shared memory fits), each timed and printed;
 // returns the fastest number of warps and its time in *best
 static int hybrid_best_warps(trid_args *t, int lmax, size_t optin, int reps, double moved, float *best) {
   int best_w = t->warps;

@@ -1,13 +1,13 @@
 /*
  * batch/pcr_warp.cuh -- practical 7, step 9: the part of the hybrid solver (batch/b3_hybrid.cuh) that a warp
- * does together: PCR on 64 rows, two a lane, with shuffles and no shared memory (trid_shfl's idea, step 6).
+ * does together: PCR on 64 rows, two per lane, with shuffles and no shared memory (trid_shfl's idea, step 6).
  */
 #ifndef BATCH_PCR_WARP_CUH
 #define BATCH_PCR_WARP_CUH
 
 #include "helper_cuda.h" // FULL_MASK
 
-// ---- one system a warp: the PCR of the hybrid Thomas-PCR solver (step 9) ------------------------------------
+// ---- one system per warp: the PCR of the hybrid Thomas-PCR solver (step 9) ------------------------------------
 // One PCR step on a normalised row (a, c, d), given the rows s places below (am, cm, dm) and above (ap, cp, dp).
 __device__ __forceinline__ void pcr_update(float &a, float &c, float &d, float am, float cm, float dm, float ap,
                                            float cp, float dp) {
@@ -17,7 +17,7 @@ __device__ __forceinline__ void pcr_update(float &a, float &c, float &d, float a
   c = -r * c * cp;
 }
 
-// The 64 reduced rows of a warp, two a lane: slot 2t is lane t's first row (F), slot 2t+1 its last (L). PCR at
+// The 64 reduced rows of a warp, two per lane: slot 2t is lane t's first row (F), slot 2t+1 its last (L). PCR at
 // stride 1 pairs F with the L before it and with its own L; at stride 2k, F rows pair with the F rows k lanes
 // away and L rows with L rows. Six steps (s = 1 .. 32) decouple all 64 rows: then x = d.
 __device__ __forceinline__ void pcr_warp64(int lane, float &aF, float &cF, float &dF, float &aL, float &cL,

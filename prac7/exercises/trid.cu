@@ -28,7 +28,7 @@
 
 #include "prac7_gold.h"
 
-// the course's size: one block, one thread a row, the rows in static shared memory (3 x 128 floats)
+// the course's size: one block, one thread per row, the rows in static shared memory (3 x 128 floats)
 #define NX 128
 
 // one block; thread i owns row i of the normalised system a[i] x[i-1] + x[i] + c[i] x[i+1] = d[i]
@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
 
   // error check. Each float solve is off by a few float epsilons times the condition number of the
   // normalised rows, (4 + lambda) / lambda <= 17 for lambda >= 0.25; the rounding of 1/(2 + lambda) biases
-  // every step the same way, so the errors add up over the steps. Measured on an H100: at most 7e-7 a step
+  // every step the same way, so the errors add up over the steps. Measured on an H100: at most 7e-7 per step
   // (lambda from 0.25 to 2, NX up to 1024, niter up to 20), hence 2e-6 + 1e-6 per step
   gold_stats st;
   compare_float_double(h_x, h_gold, NX, 2e-6 + 1e-6 * niter, 0.0, &st);
