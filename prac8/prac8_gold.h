@@ -45,7 +45,7 @@ double recurrence_judge(const float *v, const double *gold, const double *mag, s
 static inline unsigned float_bits_to_key(unsigned b) { return b ^ ((b >> 31) ? 0xFFFFFFFFu : 0x80000000u); }
 static inline unsigned key_to_float_bits(unsigned k) { return k ^ ((k >> 31) ? 0x80000000u : 0xFFFFFFFFu); }
 
-/* stable LSD radix sort of keys (8 bits a pass, 4 passes), carrying vals along when vals is not NULL;
+/* stable LSD radix sort of keys (8 bits per pass, 4 passes), carrying vals along when vals is not NULL;
  * tmp_keys (and tmp_vals) hold n elements each; the result ends in keys (and vals) */
 void radix_sort_gold(unsigned *keys, unsigned *vals, size_t n, unsigned *tmp_keys, unsigned *tmp_vals);
 

@@ -1,6 +1,6 @@
 /*
- * radix_sort.cu -- practical 8, steps 7 to 9: radix sort, from one bit a pass in one block to 8 bits a pass
- * with one kernel a pass (the approach of CUB's Onesweep), and CUB and Thrust beside it on the same keys.
+ * radix_sort.cu -- practical 8, steps 7 to 9: radix sort, from one bit per pass in one block to 8 bits per pass
+ * with one kernel per pass (the approach of CUB's Onesweep), and CUB and Thrust beside it on the same keys.
  *
  * A radix sort orders keys one digit at a time, least significant first. Each pass must be stable (keys
  * with equal digits keep their order), so that the order the earlier passes made survives among them.
@@ -8,8 +8,8 @@
  *   -kernel=0  cub::DeviceRadixSort (SortKeys, or SortPairs with -pairs), num_items  sort/k0_cub.cuh
  *              an int and an int64_t (32- and 64-bit offsets): two calls, both checked
  *   -kernel=1  radix_1bit (step 7): one block, 32 passes of one bit; keys only      sort/k1_one_bit.cuh
- *   -kernel=2  radix_4bit (step 8): 8 passes of 4 bits, three kernels a pass        sort/k2_four_bit.cuh
- *   -kernel=3  onesweep (step 9): a histogram, then one kernel a pass of 8 bits     sort/k3_onesweep.cuh
+ *   -kernel=2  radix_4bit (step 8): 8 passes of 4 bits, three kernels per pass        sort/k2_four_bit.cuh
+ *   -kernel=3  onesweep (step 9): a histogram, then one kernel per pass of 8 bits     sort/k3_onesweep.cuh
  *              (its tunables: sort/onesweep_policy.h; its histogram: sort/onesweep_histogram.cuh)
  *   -kernel=4  thrust::sort (or sort_by_key)                                        sort/k4_thrust.cuh
  * The libraries' temporary storage is allocated once. -float sorts floats (kernels 0, 3, 4), -pairs carries a
@@ -191,7 +191,7 @@ static int main_sort(int argc, char **argv) {
     b.first_ok[m] = sort_check_output(&o, &p, method_name[m], equal_zeros(m));
   }
 
-  // step 9: keys a second against CUB's faster call, on the same input; every timed output checked again
+  // step 9: keys per second against CUB's faster call, on the same input; every timed output checked again
   if (bench && o.nbad == 0) {
     char size[32];
     snprintf(size, sizeof(size), "%zu", N);

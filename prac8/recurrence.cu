@@ -8,7 +8,7 @@
  * under "then" gives at each n the map from v[-1] to v[n]; applied to v[-1] = 0 it leaves its u part: v[n].
  * So the scan code of steps 2-4 carries over with "+" replaced by "then", taking care of the order.
  *   -kernel=1  recurrence_block: one block of 256 threads walks the tiles in order, carrying v in shared memory
- *   -kernel=2  recurrence_lookback: one block a tile (atomic ticket), decoupled look-back as in scan_blocks;
+ *   -kernel=2  recurrence_lookback: one block per tile (atomic ticket), decoupled look-back as in scan_blocks;
  *              a tile publishes its aggregate pair (flag A) and then the value v at its end (flag P)
  *              (scans/recurrence_lookback.cuh, with scan_blocks' status words, scans/lookback_status.cuh)
  * The pair algebra is scans/affine.cuh.
@@ -30,14 +30,14 @@
 
 #include "scans/affine.cuh" // the pair algebra
 
-#define REC_THREADS 256 // as scan_blocks: 8 warps, four rounds of 4 elements a thread, 4096 a tile
+#define REC_THREADS 256 // as scan_blocks: 8 warps, four rounds of 4 elements per thread, 4096 per tile
 #define REC_ITEMS 16
 #define REC_TILE (REC_THREADS * REC_ITEMS)
 #define REC_WARPS (REC_THREADS / 32)
 #define MAX_N (1LL << 29)
 
 // ---- one tile (the layout of scan_blocks: warp w owns elements 512 w .. 512 w + 511 of the tile, in four
-// rounds of 128, lane l holding 4 consecutive ones a round) --------------------------------------------
+// rounds of 128, lane l holding 4 consecutive ones per round) --------------------------------------------
 
 __device__ __forceinline__ void load_tile(const float *s, const float *u, size_t n, size_t tile_base, int warp,
                                           int lane, affine e[REC_ITEMS]) {
@@ -215,7 +215,7 @@ int main(int argc, char **argv) {
   printf("recurrence_gold: %.1f ms\n", wall_ms() - t0);
 
   // Tolerance: v[n] = sum over k of u[k] s[k+1] ... s[n]; however the GPU brackets the compositions, each
-  // term passes through a bounded number of float roundings (about 2 a composition, and at most 16 + 5 + 5
+  // term passes through a bounded number of float roundings (about 2 per composition, and at most 16 + 5 + 5
   // + 3 compositions inside a tile of recurrence_block; in one of the look-back kernel 3 + 5 + 6 + 4 + 2 + 1
   // within a warp's part, and for the parts before it 24 + 5 + 3 + 1 (a warp's total composes its lanes' 24
   // elements in a row); a few more for each tile the look-back composes; the products of random
@@ -241,7 +241,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMemcpy(d_u, h_u, bytes, cudaMemcpyHostToDevice));
   checkCudaErrors(cudaMalloc((void **)&p.d_ticket, sizeof(unsigned)));
   checkCudaErrors(cudaMemset(p.d_ticket, 0, sizeof(unsigned)));
-  checkCudaErrors(cudaMalloc((void **)&p.d_status, sizeof(unsigned long long) * 2 * nb_lb)); // two words a tile
+  checkCudaErrors(cudaMalloc((void **)&p.d_status, sizeof(unsigned long long) * 2 * nb_lb)); // two words per tile
   checkCudaErrors(cudaMemset(p.d_status, 0, sizeof(unsigned long long) * 2 * nb_lb));
   checkCudaErrors(cudaMalloc((void **)&p.d_error, sizeof(int)));
   checkCudaErrors(cudaMemset(p.d_error, 0, sizeof(int)));
@@ -266,7 +266,7 @@ int main(int argc, char **argv) {
     nbad_all += st.nbad;
   }
 
-  // step 6: the look-back kernel against a copy of the same 12 bytes an element
+  // step 6: the look-back kernel against a copy of the same 12 bytes per element
   if (bench && nbad_all == 0) {
     double moved = 3.0 * (double)bytes;
     bench_ref ref = bench_reference(dev, moved, reps);

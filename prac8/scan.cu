@@ -4,7 +4,7 @@
  *
  * Step 1 (the course's kernel, `scan`): each thread holds one element in shared memory; at step d every
  * thread adds the element d places to its left (Hillis and Steele), doubling d until it reaches the block
- * size. Two __syncthreads() a step: one before the reads (everyone has written the previous step), one
+ * size. Two __syncthreads() per step: one before the reads (everyone has written the previous step), one
  * before the writes (everyone has read). The result is the inclusive scan; each thread then takes its left
  * neighbour's value, which shifts it into the exclusive scan.
  * Step 2 (`-shfl`, kernel `scan_shfl`): the same within each warp by __shfl_up_sync (no shared memory and no
@@ -29,7 +29,7 @@
 // step 1: the course's kernel; one thread per element, blockDim.x = num_elements <= 1024
 
 __global__ void scan(float *g_odata, const float *g_idata) {
-  extern __shared__ float temp[]; // one float a thread, sized at launch
+  extern __shared__ float temp[]; // one float per thread, sized at launch
   int tid = threadIdx.x;
 
   // read input into shared memory
@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
   // copy host memory to device input array
   checkCudaErrors(cudaMemcpy(d_idata, h_data, mem_size, cudaMemcpyHostToDevice));
 
-  // execute the kernel: one block, one thread an element
+  // execute the kernel: one block, one thread per element
   event_timer t = event_timer_start();
   if (shfl) {
     scan_shfl<<<1, num_threads>>>(d_odata, d_idata);

@@ -4,7 +4,7 @@
  *   -kernel=0  cub::DeviceScan::ExclusiveSum, temporary storage allocated once        scans/s0_cub.cuh
  *   -kernel=1  scan_three (step 3): three kernels, the tile totals scanned recursively  scans/s1_three.cuh
  *   -kernel=2  scan_lookback (step 4): one kernel, an atomic ticket, decoupled look-back scans/s2_lookback.cuh
- *              -walk=warp (the default, step 4b): warp 0 looks back 32 tiles a round;
+ *              -walk=warp (the default, step 4b): warp 0 looks back 32 tiles per round;
  *              -walk=lane (step 4a, the stepping stone): lane 0 alone walks back one tile at a time
  *   -kernel=3  scan_lookback_fixed (step 4, deterministic): the same kernel with a look-back that adds the
  *              same values in the same order on every run                               scans/s3_lookback_fixed.cuh
@@ -175,7 +175,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMalloc(&p.d_out, bytes));
   checkCudaErrors(cudaMemcpy(p.d_in, h_in, bytes, cudaMemcpyHostToDevice));
   size_t m = N;
-  for (int level = 0; num_tiles(m) > 1; level++) { // step 3: one array of tile totals a level
+  for (int level = 0; num_tiles(m) > 1; level++) { // step 3: one array of tile totals per level
     m = num_tiles(m);
     checkCudaErrors(cudaMalloc(&p.d_sums[level], m * 4));
   }

@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMemcpy(d_idata, h_data, bytes, cudaMemcpyHostToDevice));
   checkCudaErrors(cudaMemset(d_odata, 0xff, bytes));
 
-  // one block of CHUNK threads a row
+  // one block of CHUNK threads per row
   event_timer t = event_timer_start();
   scan_chunks<<<nscans, CHUNK>>>(d_odata, d_idata, n);
   getLastCudaError("scan_chunks execution failed");

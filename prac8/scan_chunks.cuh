@@ -3,13 +3,13 @@
  *
  * One block scans one whole row of n elements (the course's "one block per independent scan"), CHUNK
  * elements at a time: the chunk is scanned in shared memory as step 1's kernel scans its block (Hillis and
- * Steele, two __syncthreads() a step), and every element of it is offset by the carry, the total of all
+ * Steele, two __syncthreads() per step), and every element of it is offset by the carry, the total of all
  * the earlier chunks of the row. Each thread keeps its own copy of the carry in a register and adds the
  * chunk's total, temp[CHUNK - 1], at the end of each chunk; a last __syncthreads() keeps the next chunk from
  * overwriting temp while a slower thread still reads it. The exercise is this file with the carry left
  * out: exercises/scan_chunks.cuh.
  */
-#define CHUNK 128 // the course's chunk: threads a block, and elements a chunk
+#define CHUNK 128 // the course's chunk: threads per block, and elements per chunk
 
 __global__ void __launch_bounds__(CHUNK) scan_chunks(float *g_odata, const float *g_idata, int n) {
   __shared__ float temp[CHUNK];

@@ -3,7 +3,7 @@
  * back cut out. `make exercises` builds ./exercises/scan_blocks from scan_blocks.cu with this file in place of
  * the finished one. First TODO(step 4a), lookback_lane(): one lane, one tile at a time; run
  * ./exercises/scan_blocks -kernel=2 -walk=lane -n=1000003 until it passes. Then TODO(step 4b), lookback(): the
- * same walk with the whole warp, 32 tiles a round; run without -walk. Until a walk is written every tile after
+ * same walk with the whole warp, 32 tiles per round; run without -walk. Until a walk is written every tile after
  * the first gets 0 for the sum of the tiles before it, and its run ends RESULT: FAIL (exercise not done: ...).
  * The finished versions are in ../scans/s2_lookback.cuh.
  */
@@ -34,7 +34,7 @@ __device__ T lookback_lane(unsigned long long *status, int tile, unsigned epoch,
   return (T)0;
 }
 
-// Step 4b: the same walk, 32 tiles a round. Warp 0 finds the sum of every tile before `tile`. Lane l looks
+// Step 4b: the same walk, 32 tiles per round. Warp 0 finds the sum of every tile before `tile`. Lane l looks
 // at tile - 1 - l, 32 predecessors at a time: each lane waits until its tile has published something; then
 // the lanes up to the nearest P are summed (A values of the tiles in between, then the P), and if there was
 // no P the warp moves 32 tiles further back. Tiles before 0 count as P with value 0.

@@ -8,7 +8,7 @@
  *   make exercises/scan_chunks && ./exercises/scan_chunks
  * ends RESULT: PASS (until then RESULT: FAIL (exercise not done: ...)). The finished file is ../scan_chunks.cuh.
  */
-#define CHUNK 128 // the course's chunk: threads a block, and elements a chunk
+#define CHUNK 128 // the course's chunk: threads per block, and elements per chunk
 
 __global__ void __launch_bounds__(CHUNK) scan_chunks(float *g_odata, const float *g_idata, int n) {
   __shared__ float temp[CHUNK];

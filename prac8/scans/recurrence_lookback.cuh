@@ -1,6 +1,6 @@
 /*
  * scans/recurrence_lookback.cuh -- practical 8, step 6 (recurrence -kernel=2): the recurrence on many blocks,
- * one block a tile (atomic ticket), decoupled look-back as in scan_blocks (its status words and flags:
+ * one block per tile (atomic ticket), decoupled look-back as in scan_blocks (its status words and flags:
  * scans/lookback_status.cuh). A tile publishes its aggregate pair (flag A) and then the value v at its end
  * (flag P). Tunables (-D on the nvcc line): RL_THREADS, RL_TILE.
  */
@@ -79,7 +79,7 @@ __device__ float lookback(unsigned long long *status, int tile, unsigned epoch, 
 #endif
 #define RL_WARPS (RL_THREADS / 32)
 #define RL_VECS (RL_TILE / 4)                  // 16-byte vectors of s (and of u) in a tile
-#define RL_ROUNDS (RL_VECS / (32 * RL_WARPS)) // rounds of one vector a lane in each warp's part: 6
+#define RL_ROUNDS (RL_VECS / (32 * RL_WARPS)) // rounds of one vector per lane in each warp's part: 6
 static_assert(RL_VECS % RL_THREADS == 0 && RL_VECS % (32 * RL_WARPS) == 0, "whole rounds of 16-byte vectors");
 
 

@@ -36,7 +36,7 @@ __device__ T lookback_lane(unsigned long long *status, int tile, unsigned epoch,
   return excl;
 }
 
-// Step 4b: the same walk, 32 tiles a round. Warp 0 finds the sum of every tile before `tile`. Lane l looks
+// Step 4b: the same walk, 32 tiles per round. Warp 0 finds the sum of every tile before `tile`. Lane l looks
 // at tile - 1 - l, 32 predecessors at a time: each lane waits until its tile has published something; then
 // the lanes up to the nearest P are summed (A values of the tiles in between, then the P), and if there was
 // no P the warp moves 32 tiles further back. Tiles before 0 count as P with value 0.

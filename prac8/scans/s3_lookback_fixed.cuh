@@ -22,7 +22,7 @@
 // tiles, which reach theirs soon after, wait for it: most of what kernel 3 loses to kernel 2 (measured in
 // docs/notes/prac8.md, "Where the H200's points went").
 
-// the sum over the warp of one value a lane, always in the same order (a tree over the lanes), lane 0's result
+// the sum over the warp of one value per lane, always in the same order (a tree over the lanes), lane 0's result
 // in every lane
 template <typename T> __device__ __forceinline__ T fixed_sum(T v) {
 #pragma unroll

@@ -12,7 +12,7 @@
 
 // a tile: SCAN_THREADS threads of SCAN_ITEMS elements (four 16-byte vectors) each
 #define SCAN_THREADS 256 // 8 warps: the warp totals fit one warp's scan with room to spare
-#define SCAN_ITEMS 16    // 64 bytes in flight a thread: enough loads outstanding to fill the memory pipe
+#define SCAN_ITEMS 16    // 64 bytes in flight per thread: enough loads outstanding to fill the memory pipe
 #define SCAN_TILE (SCAN_THREADS * SCAN_ITEMS)
 #define SCAN_WARPS (SCAN_THREADS / 32)
 static_assert(SCAN_ITEMS == 16, "the loads are four rounds of one 16-byte vector a thread");
@@ -63,7 +63,7 @@ __device__ __forceinline__ void store_tile(T *out, size_t n, size_t tile_base, i
   }
 }
 
-// inclusive scan of one value a lane across the warp, in 5 steps
+// inclusive scan of one value per lane across the warp, in 5 steps
 template <typename T> __device__ __forceinline__ T warp_inclusive_scan(T v, int lane) {
 #pragma unroll
   for (int d = 1; d < 32; d *= 2) {

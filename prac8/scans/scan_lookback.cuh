@@ -1,6 +1,6 @@
 /*
  * scans/scan_lookback.cuh -- practical 8, steps 4 and 5 (-kernel=2 and 3): the one-kernel scan, twice across
- * the bus. Its tiles (LB_TILE = 7168 elements) are held in shared memory, 128 threads of 14 rounds a warp; a
+ * the bus. Its tiles (LB_TILE = 7168 elements) are held in shared memory, 128 threads of 14 rounds per warp; a
  * block takes its tile from an atomic ticket (not blockIdx.x: the order blocks start in is not promised, and
  * a block that waits for a tile nobody has started yet waits for ever), publishes its total at once, scans
  * its tile, and only then looks back: lookback() (scans/s2_lookback.cuh, -kernel=2), lookback_lane() (the
@@ -26,7 +26,7 @@
 #endif
 #define LB_WARPS (LB_THREADS / 32)
 #define LB_VECS (LB_TILE / 4)                  // 16-byte vectors in a tile
-#define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector a lane in each warp's part: 14
+#define LB_ROUNDS (LB_VECS / (32 * LB_WARPS)) // rounds of one vector per lane in each warp's part: 14
 static_assert(LB_VECS % LB_THREADS == 0 && LB_VECS % (32 * LB_WARPS) == 0, "whole rounds of 16-byte vectors");
 // the tolerances in main() count on these: a tile's tree at most 32 deep, tiles no smaller than step 3's,
 // 4 warps (LB_TILE may be set with -D to try another tile)
@@ -35,7 +35,7 @@ static_assert(LB_ROUNDS + 14 <= 32 && LB_TILE >= SCAN_TILE && LB_WARPS == 4, "se
 #ifndef LB_UNROLL
 #define LB_UNROLL 4
 #endif
-// 7 blocks an SM: what an H100's or H200's 228 KB of shared memory holds at 28 KB a tile (and 1 KB each that
+// 7 blocks per SM: what an H100's or H200's 228 KB of shared memory holds at 28 KB per tile (and 1 KB each that
 // the system keeps). __launch_bounds__ tells ptxas to leave registers for them (65536 / (7 x 128) = 73 a
 // thread; it needs fewer), so that registers never become the limit. The tile was tuned on sm_90 and not
 // measured elsewhere: with less shared memory an SM holds fewer of them (5 on an A100's 164 KB, 3 on the
@@ -211,7 +211,7 @@ __global__ void __launch_bounds__(LB_THREADS, LB_MINB)
 
 static unsigned num_lb_tiles(size_t n) { return (unsigned)((n + LB_TILE - 1) / LB_TILE); }
 
-// step 4's status words: one a tile, then (the fixed look-back) one a group of 32 tiles and one a supergroup of
+// step 4's status words: one per tile, then (the fixed look-back) one per group of 32 tiles and one per supergroup of
 // 1024; fixed_s and fixed_p are where the last two parts start
 static size_t status_words(unsigned nb) { return (size_t)nb + (nb / 32 + 1) + (nb / 1024 + 1); }
 

@@ -3,7 +3,7 @@
  * with -pairs), on unsigned or float keys, called the two ways its users call it. The C++ type of num_items
  * picks CUB's offset type (cub/detail/choose_offset.cuh): an `int` gives 32-bit offsets, an `int64_t` (what
  * thrust::sort passes, a ptrdiff_t) 64-bit ones, and each has its own tuning of the Onesweep kernel (keys a
- * thread, and so registers and blocks an SM). Neither is the faster for every key type and GPU, so the runner
+ * thread, and so registers and blocks per SM). Neither is the faster for every key type and GPU, so the runner
  * checks and times both and takes the faster as the peer. (cub::DoubleBuffer, which sorts in place, selects
  * the same kernels and moves the same bytes: not timed apart.) Their temporary storage is allocated once, the
  * larger of the two sizes (cub_temp_size).

@@ -8,7 +8,7 @@
 
 #define MAX_N_1BIT (1LL << 22)
 
-// ---- step 7: one block, one bit a pass ----------------------------------------------------------
+// ---- step 7: one block, one bit per pass ----------------------------------------------------------
 
 #define B1_THREADS 1024
 

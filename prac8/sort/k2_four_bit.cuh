@@ -1,12 +1,12 @@
 /*
  * sort/k2_four_bit.cuh -- practical 8, step 8 (-kernel=2): radix_4bit, 8 passes of 4 bits over many blocks,
- * three kernels a pass: each block counts the 16 digits of its tile, one block scans the counts (digit-major:
+ * three kernels per pass: each block counts the 16 digits of its tile, one block scans the counts (digit-major:
  * all of digit 0's counts, then digit 1's, ...), and each block scatters its keys, ranked stably with
  * __match_any_sync. Keys only.
  */
 #include "sort_common.cuh"
 
-// ---- step 8: many blocks, 4 bits a pass ---------------------------------------------------------
+// ---- step 8: many blocks, 4 bits per pass ---------------------------------------------------------
 
 #define B4_THREADS 256
 #define B4_ITEMS 16
@@ -28,7 +28,7 @@ __global__ void radix4_count(const unsigned *keys, size_t n, int shift, unsigned
   if (threadIdx.x < 16) hist[(size_t)threadIdx.x * gridDim.x + blockIdx.x] = s_count[threadIdx.x];
 }
 
-// one block scans the m counts in place (exclusive), 4 a thread, 4096 a step, carrying the total across
+// one block scans the m counts in place (exclusive), 4 per thread, 4096 per step, carrying the total across
 #define SC_THREADS 1024
 __global__ void __launch_bounds__(SC_THREADS) scan_counts(unsigned *c, size_t m) {
   __shared__ unsigned s_warp[32];

@@ -1,5 +1,5 @@
 /*
- * sort/k3_onesweep.cuh -- practical 8, step 9 (-kernel=3): 8 bits a pass, one kernel a pass, the approach of
+ * sort/k3_onesweep.cuh -- practical 8, step 9 (-kernel=3): 8 bits per pass, one kernel per pass, the approach of
  * CUB's Onesweep. After the histogram (sort/onesweep_histogram.cuh) a block takes its tile from an atomic
  * ticket, counts its digits in warp-private histograms, publishes its 256 digit counts at once, ranks its keys
  * (8 ballots find the lanes with equal digits) into a tile sorted in shared memory, and only then looks back,
@@ -27,7 +27,7 @@ __device__ __forceinline__ void os_backoff() {
 }
 
 // The lanes of the warp whose key has digit d, among the lanes with valid = true (a lane's own bit included).
-// 8 ballots, one a bit of the digit: each keeps the lanes that agree with me on that bit.
+// 8 ballots, one per bit of the digit: each keeps the lanes that agree with me on that bit.
 __device__ __forceinline__ unsigned match_digit(unsigned d, bool valid) {
 #if OS_MATCH == 0
   return __match_any_sync(FULL_MASK, valid ? d : 256u);
@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(OS_THREADS, PAIRS ? OS_MINB_PAIRS : OS_MINB)
   // (4) only now the look-back (as CUB's Onesweep orders it): the tiles before this one have had the time of
   // its ranking to publish, so it waits less. Thread d adds the counts of digit d in the tiles before, back
   // to the first with a prefix (P), and publishes its own prefix. A word not yet published is asked for again
-  // after a short sleep, as scan_blocks' look-back does (scans/s2_lookback.cuh): 256 threads a block polling
+  // after a short sleep, as scan_blocks' look-back does (scans/s2_lookback.cuh): 256 threads per block polling
   // L2 without a pause would take memory bandwidth from the tiles still loading.
   if (digit < 256) {
     int tile = s_tile_id; // (read again: a register held through the ranking would be one fewer for the keys)
@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(OS_THREADS, PAIRS ? OS_MINB_PAIRS : OS_MINB)
   __syncthreads();
 
   // write the sorted tile out in order: consecutive threads write consecutive places of one digit's run
-  unsigned digits[PAIRS ? (ITEMS + 3) / 4 : 1] = {0}; // with PAIRS: the digit of each key written, 4 a word
+  unsigned digits[PAIRS ? (ITEMS + 3) / 4 : 1] = {0}; // with PAIRS: the digit of each key written, 4 per word
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
     unsigned j = i * OS_THREADS + tid;
@@ -196,7 +196,7 @@ static unsigned os_tiles(size_t n, bool pairs) { return (unsigned)((n + os_tile(
 typedef void (*onesweep_pass_fn)(const unsigned *, unsigned *, const unsigned *, unsigned *, size_t, int,
                                  const unsigned *, unsigned *, unsigned *, int *);
 
-// the histogram's grid: as many blocks as the GPU holds at once (the occupancy API, not a count of threads an SM
+// the histogram's grid: as many blocks as the GPU holds at once (the occupancy API, not a count of threads per SM
 // assumed for every GPU), each striding over the keys; called once, before any timed run
 static void onesweep_setup(sort_plan *p, int dev) {
   int per_sm = p->is_float ? occupancy_blocks_per_sm(onesweep_histogram<KEYS_FLOAT>, dev, OS_HIST_THREADS, 0)

@@ -1,6 +1,6 @@
 /*
  * sort/onesweep_histogram.cuh -- practical 8, step 9 (-kernel=3), before the passes: one histogram kernel
- * counts all four 8-bit digits of every key in a single read, and one block a pass scans them (where each
+ * counts all four 8-bit digits of every key in a single read, and one block per pass scans them (where each
  * digit's keys start). The ordered-key bijection of floats (-float) is applied as the keys are read. Its grid
  * is what the GPU holds at once (onesweep_setup, from the occupancy API): the loop strides over the keys.
  */
@@ -8,7 +8,7 @@
 #include "onesweep_policy.h"
 #include "sort_common.cuh" // warp_inclusive_scan
 
-// What a pass reads (32 bits a key) and the key it sorts by: KEYS_UINT, unsigned keys as they are; KEYS_FLOAT,
+// What a pass reads (32 bits per key) and the key it sorts by: KEYS_UINT, unsigned keys as they are; KEYS_FLOAT,
 // float bits, turned into ordered keys as the first pass reads them (to_key) and back as the last pass writes
 // them (from_key): flip every bit of a negative float, only the sign of a positive one (-0 just before +0).
 // KEYS_FAULT_ZEROS is the same but for a deliberate bug, radix_sort -fault=zeros: -0 and +0 trade keys, so +0
@@ -74,7 +74,7 @@ __device__ __forceinline__ unsigned block_exclusive_scan_256(unsigned c, unsigne
   return before + incl - c;
 }
 
-// where each digit's keys start, for each pass: one block a pass
+// where each digit's keys start, for each pass: one block per pass
 __global__ void onesweep_digit_starts(const unsigned *hist, unsigned *start) {
   __shared__ unsigned s_warp[8];
   unsigned total;

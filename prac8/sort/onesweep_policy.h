@@ -1,7 +1,7 @@
 /*
  * sort/onesweep_policy.h -- practical 8, step 9: the tunables of the Onesweep sort (sort/k3_onesweep.cuh), in
  * one place, as CUB keeps its AgentRadixSortOnesweepPolicy: threads and keys per thread (keys alone and with
- * values), how a warp finds equal digits, and the blocks an SM that ptxas must leave registers for, from the
+ * values), how a warp finds equal digits, and the blocks per SM that ptxas must leave registers for, from the
  * SM's limits. Each may be set with -D on the nvcc line (make EXTRA_NVCCFLAGS=-DOS_ITEMS=18).
  */
 #ifndef PRAC8_ONESWEEP_POLICY_H
@@ -19,7 +19,7 @@
 #ifndef OS_MATCH
 #define OS_MATCH 1     // 1: a warp finds equal digits with 8 ballots; 0: with __match_any_sync
 #endif
-// Blocks an SM that ptxas must leave registers for (__launch_bounds__): as many as the SM's threads and shared
+// Blocks per SM that ptxas must leave registers for (__launch_bounds__): as many as the SM's threads and shared
 // memory allow, at most 4 for keys (40 registers per thread) and 2 with values (80). The shapes were chosen by
 // timing the alternatives on an H100 (docs/notes/prac8.md, "Onesweep: the way there", has the figures): with
 // values a pair moves twice the bytes, and the bigger tile (CUB's own shape on sm_90) halves the look-backs and
@@ -52,8 +52,8 @@
 #ifndef OS_MINB
 #define OS_MINB (OS_FIT(OS_ITEMS) < 4 ? OS_FIT(OS_ITEMS) : 4)
 #endif
-// With values, 2 blocks an SM cap the registers at 80, which only sm_90's code fits without spilling (CUDA 13.0
-// spills 4-16 bytes a thread on sm_80, 8.6, 8.9, 10.0 and 12.0): elsewhere ptxas is left free (1 block).
+// With values, 2 blocks per SM cap the registers at 80, which only sm_90's code fits without spilling (CUDA 13.0
+// spills 4-16 bytes per thread on sm_80, 8.6, 8.9, 10.0 and 12.0): elsewhere ptxas is left free (1 block).
 #ifndef OS_MINB_PAIRS
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900)
 #define OS_MINB_PAIRS (OS_FIT(OS_ITEMS_PAIRS) < 2 ? OS_FIT(OS_ITEMS_PAIRS) : 2)
