@@ -278,7 +278,7 @@ def page(data, old, tail):
                "measured in the same run, the faster of `cudaMemcpy` device to device and a 16-byte copy kernel "
                "(`memcpy_GBps`, `kernel_copy_GBps` in the CSVs). A kernel that reads and (next to) never writes, a "
                "reduction, has `pct_read` instead: against a read-only stream of the same bytes (`read_GBps`). A "
-               "kernel that does several sweeps a pass over the data (temporal blocking) has `pct_copy_effective`: "
+               "kernel that does several sweeps per pass over the data (temporal blocking) has `pct_copy_effective`: "
                "its rate counted as if each sweep moved the data, which can pass 100 %. Times are medians over `reps` timed runs after warm-up. "
                "A row is one measurement (its program, size and the settings that say what ran); each GPU has "
                "its own columns: the time, the ratios (`pct_*` in %, `x_*` as a factor: the peer's time over "

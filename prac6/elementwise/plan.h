@@ -74,7 +74,7 @@ static inline elt_half8_plan elt_plan_half8(const elt_dims *m, const unsigned lo
     return snprintf(p.why, sizeof(p.why), "element by element: the innermost merged extent %lld is no multiple "
                     "of %d, so chunks of %d would cross rows", m->extent[L], V, V), p;
   p.vector = 1;
-  int n = snprintf(p.why, sizeof(p.why), "%d elements a thread: out %zu-byte stores", V, obytes);
+  int n = snprintf(p.why, sizeof(p.why), "%d elements per thread: out %zu-byte stores", V, obytes);
   for (int k = 1; k <= 2; k++) {
     const char *why = "";
     char buf[96] = "";
