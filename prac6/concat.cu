@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
 
   // kernel 3's path, from the shape and the pointers, once
   char why[256];
-  cat_path path = vector_setup(&c.P, why, sizeof(why));
+  cat_path path = vector_setup(&c.P, device_limits(dev)->sms, why, sizeof(why));
   int ok = 1;
   if (kernel == 3 || bench) {
     printf("kernel 3 path: %s (%s)\n", cat_path_names[path], why);

@@ -13,7 +13,8 @@
  *           (G: the largest of 16, 8, 4, 2, 1 dividing every run), each piece's row and column in the tile
  *           from one fastdiv by run_k and then stepping;
  *  phase 2  the tile is T rows of the output, bytes [o0 row, (o0 + T) row): written 16 bytes per thread.
- * The last tile, with fewer than T rows, goes byte by byte (one block of the grid).
+ * The last tile, with fewer than T rows, goes byte by byte (one block of the grid; T is kept small where the
+ * rows are few, so that this block is short and the grid still fills the GPU).
  *
  * Shared-memory banks: in phase 1 the 32 lanes of a warp store pieces of one input down a column of the tile,
  * 16 / run_k rows apart, so at addresses a multiple of 16 row bytes apart: the same few banks. The tile's
@@ -22,11 +23,13 @@
  * consecutive ones per warp, which the swizzle keeps in 8 different groups per quarter-warp, so it stays
  * conflict-free. Only whole groups of 8 chunks are swizzled, so it is a permutation of the tile.
  */
-// rows in a tile: a power of 2, at least 16, T row <= CAT_TILE_BYTES; 0 when 16 rows do not fit
-static unsigned cat_tile_rows(size_t row) {
+// rows in a tile: a power of 2, at least 16, T row <= CAT_TILE_BYTES; 0 when 16 rows do not fit. A tile is a
+// block, so T is also kept small enough for 4 blocks an SM where the rows allow (T >= 16 always): a 1023-row
+// output of 48-byte rows in 512-row tiles is 2 blocks, one of them byte by byte, 4x slower than kernel 0
+static unsigned cat_tile_rows(size_t row, size_t rows, int sms) {
   if (16 * row > CAT_TILE_BYTES) return 0;
   unsigned T = 16;
-  while (2 * (size_t)T * row <= CAT_TILE_BYTES) T *= 2;
+  while (2 * (size_t)T * row <= CAT_TILE_BYTES && 2 * (size_t)T * 4 * (size_t)sms <= rows) T *= 2;
   return T;
 }
 

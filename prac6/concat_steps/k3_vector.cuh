@@ -67,12 +67,15 @@ __global__ void __launch_bounds__(CAT_BLOCK) cat_rows(const __grid_constant__ ca
   cat_load_tables(t, p);
   U v[CAT_UNROLL];
   unsigned long long first = (unsigned long long)blockIdx.x * (CAT_BLOCK * CAT_UNROLL) + threadIdx.x;
+  unsigned k = 0, o_last = ~0u; // the input and row of this thread's last unit
 #pragma unroll
   for (int j = 0; j < CAT_UNROLL; j++) {
     unsigned long long i = first + j * CAT_BLOCK;
     if (i < p.units) {
       unsigned o = fastdiv_div((unsigned)i, p.row_div), c = (unsigned)i - o * p.row;
-      unsigned k = cat_find_input(t.start, p.K, c), run = t.start[k + 1] - t.start[k];
+      // a block apart in the same row, usually in the same input's run: search only when it is not
+      if (o != o_last || c >= t.start[k + 1]) k = cat_find_input(t.start, p.K, c), o_last = o;
+      unsigned run = t.start[k + 1] - t.start[k];
       v[j] = __ldg((const U *)t.in[k] + ((size_t)o * run + (c - t.start[k])));
     }
   }
@@ -93,7 +96,7 @@ static cat_params vector_params;
 static cat_path vector_path;
 static unsigned vector_blocks, vector_bytes; // tiled: the piece G; vector, scalar: the bytes a thread moves at once
 
-static cat_path vector_setup(const cat_problem *P, char *why, size_t len) {
+static cat_path vector_setup(const cat_problem *P, int sms, char *why, size_t len) {
   cat_params &p = vector_params;
   memset(&p, 0, sizeof(p));
   p.K = P->K;
@@ -114,7 +117,7 @@ static cat_path vector_setup(const cat_problem *P, char *why, size_t len) {
     if (misaligned == -2 && (a & 15)) misaligned = k;
     while (a % A) A /= 2;
   }
-  unsigned T = cat_tile_rows(row);
+  unsigned T = cat_tile_rows(row, P->rows, sms);
   if (misaligned > -2) {
     vector_path = CAT_SCALAR;
     char who[24] = "the output";

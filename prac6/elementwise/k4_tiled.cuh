@@ -21,8 +21,9 @@
 #define TILED_MIN_BLOCKS (1024 / (TILED_TP * TILED_BY))
 static_assert(TILED_TP * TILED_BY % TILED_TL == 0 && TILED_TL % TILED_BY == 0, "whole rows in each phase");
 
+// (division's routine needs more than 64 registers beside the loaded values: one block an SM, no spills)
 template <typename T, int OP>
-__global__ void __launch_bounds__(TILED_TP *TILED_BY, TILED_MIN_BLOCKS)
+__global__ void __launch_bounds__(TILED_TP *TILED_BY, OP == ELT_DIV ? 1 : TILED_MIN_BLOCKS)
     eltwise_tiled(const T *__restrict__ a, const T *__restrict__ b, elt_out_t<OP, T> *__restrict__ out, elt_geom g,
                   elt_tile_geom t) {
   constexpr int PAD = 4 / sizeof(T), ROWS = TILED_TP * TILED_BY / TILED_TL; // rows of P per pass of the block
@@ -38,23 +39,42 @@ __global__ void __launch_bounds__(TILED_TP *TILED_BY, TILED_MIN_BLOCKS)
       za += x * g.sa[1], zb += x * g.sb[1], q = u;
     }
     if (g.rank >= 3) za += q * g.sa[0], zb += q * g.sb[0];
-    // the tiled operands along P, into the tile: row l, column p
+    // the tiled operands along P, into the tile: row l, column p. Each operand's loads first, into registers,
+    // then its stores to the tile, so that NL loads are in flight at once. (Written with each store beside its
+    // load, in one loop with the branches on tile_a and tile_b, the tile gained nothing over kernel 3; split
+    // so, loads then stores, it is 2.6x faster: docs/notes/prac6.md)
+    constexpr int NL = TILED_TL / TILED_BY, NS = TILED_TP / ROWS;
 #pragma unroll
-    for (int k = 0; k < TILED_TL; k += TILED_BY) {
-      uint32_t p = p0 + tx, l = l0 + ty + k;
-      if (p < t.EP && l < t.EL) {
-        if (t.tile_a) ta[ty + k][tx] = a[za + p + l * t.aL];
-        if (t.tile_b) tb[ty + k][tx] = b[zb + p + l * t.bL];
+    for (int s = 0; s < 2; s++) {
+      if (!(s ? t.tile_b : t.tile_a)) continue;
+      const T *src = s ? b + zb : a + za;
+      const uint32_t sL = s ? t.bL : t.aL;
+      T v[NL] = {};
+#pragma unroll
+      for (int k = 0; k < NL; k++) {
+        uint32_t p = p0 + tx, l = l0 + ty + k * TILED_BY;
+        if (p < t.EP && l < t.EL) v[k] = src[p + l * sL];
       }
+#pragma unroll
+      for (int k = 0; k < NL; k++) (s ? tb : ta)[ty + k * TILED_BY][tx] = v[k];
     }
     __syncthreads();
-    // across the tile, along L: the output and the other operand coalesced
+    // across the tile, along L: the output and the other operand coalesced. At least one operand is in the
+    // tile; the other, if any, is loaded first, NS loads in flight, then each output element is made
+    T v[NS] = {};
 #pragma unroll
-    for (int k = 0; k < TILED_TP; k += ROWS) {
-      uint32_t p = p0 + py + k, l = l0 + lx;
+    for (int k = 0; k < NS; k++) {
+      uint32_t p = p0 + py + k * ROWS, l = l0 + lx;
       if (p < t.EP && l < t.EL) {
-        T x = t.tile_a ? ta[lx][py + k] : a[za + p * t.aP + l * t.aL];
-        T y = t.tile_b ? tb[lx][py + k] : b[zb + p * t.bP + l * t.bL];
+        if (!t.tile_a) v[k] = a[za + p * t.aP + l * t.aL];
+        else if (!t.tile_b) v[k] = b[zb + p * t.bP + l * t.bL];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < NS; k++) {
+      uint32_t p = p0 + py + k * ROWS, l = l0 + lx;
+      if (p < t.EP && l < t.EL) {
+        T x = t.tile_a ? ta[lx][py + k * ROWS] : v[k], y = t.tile_b ? tb[lx][py + k * ROWS] : v[k];
         out[(z * t.EP + p) * t.EL + l] = elt_apply<OP>(x, y);
       }
     }
