@@ -9,6 +9,9 @@
  * The host fills x and y with random values, the GPU adds them with one thread per element, and the
  * result is compared with the CPU's. n is deliberately not a multiple of the block size: the last
  * block has threads with nothing to do, and the `if (tid < n)` guard keeps them from writing past z.
+ * Here the three vectors have nthreads spare elements past their ends (x and y zero there, z poisoned),
+ * so a kernel without the guard is caught: the run FAILs naming the elements past z's end it wrote.
+ * (../prac1d.cu leaves that to compute-sanitizer instead: step 6 of docs/prac1.md.)
  * Try -n=1000 -nthreads=1000, -n=1 and a block size that is not a multiple of 32.
  * Once the result is right the kernel is timed (the median of REPS launches) and its bandwidth printed:
  * vary -nthreads (32, 100, 256, 1024) at a size far larger than the L2 cache, -n=100000000, and compare.
@@ -61,7 +64,10 @@ int main(int argc, char **argv) {
 
   findCudaDevice(argc, argv);
   size_t bytes = (size_t)n * sizeof(float);
-  device_memory_check(3 * bytes, "three vectors", args_given(argc, argv, "n"));
+  // each vector with a guard of nthreads elements past its end: the most that a last block sticking out past
+  // n (with the number of blocks rounded up) can reach
+  size_t padded = bytes + (size_t)nthreads * sizeof(float);
+  device_memory_check(3 * padded, "three vectors", args_given(argc, argv, "n"));
 
   // allocate and initialise the host vectors
   float *h_x = (float *)malloc(bytes);
@@ -75,20 +81,32 @@ int main(int argc, char **argv) {
     h_y[i] = lcg_uniform_in(&state, -1.0f, 1.0f);
   }
 
-  // copy x and y to the device; poison z with 0xff bytes (NaN), which a correct kernel overwrites
+  // copy x and y to the device (their guards zero); poison z and its guard with 0xff bytes (NaN), which a
+  // correct kernel overwrites in z and leaves alone past it
   float *d_x, *d_y, *d_z;
-  checkCudaErrors(cudaMalloc((void **)&d_x, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_y, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_z, bytes));
+  checkCudaErrors(cudaMalloc((void **)&d_x, padded));
+  checkCudaErrors(cudaMalloc((void **)&d_y, padded));
+  checkCudaErrors(cudaMalloc((void **)&d_z, padded));
+  checkCudaErrors(cudaMemset(d_x, 0, padded));
+  checkCudaErrors(cudaMemset(d_y, 0, padded));
   checkCudaErrors(cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice));
   checkCudaErrors(cudaMemcpy(d_y, h_y, bytes, cudaMemcpyHostToDevice));
-  checkCudaErrors(cudaMemset(d_z, 0xff, bytes));
+  checkCudaErrors(cudaMemset(d_z, 0xff, padded));
 
   // execute kernel: enough blocks to cover n, rounding up
   int nblocks = 1; // TODO(step 6): enough blocks of nthreads threads for all n elements (round up)
   add_launch a = {d_x, d_y, d_z, n, nblocks, nthreads};
   launch_add_vectors(&a);
   printf("n = %d, %d blocks of %d threads\n", n, nblocks, nthreads);
+
+  // the guard past z's end must still hold every poison byte: a thread with tid >= n wrote nothing
+  unsigned int guard[1024];
+  checkCudaErrors(cudaMemcpy(guard, d_z + n, (size_t)nthreads * sizeof(float), cudaMemcpyDeviceToHost));
+  int written = 0;
+  for (int i = 0; i < nthreads; i++) written += guard[i] != 0xffffffffu;
+  if (written)
+    return result_fail("%d of the %d elements past the end of z were written: threads with tid >= n must not "
+                       "write (the if (tid < n) guard)", written, nthreads);
 
   // copy back the result, compute the gold and compare: one float addition each, so exactly equal
   checkCudaErrors(cudaMemcpy(h_z, d_z, bytes, cudaMemcpyDeviceToHost));
