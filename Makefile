@@ -72,7 +72,7 @@ doctor:
 # every command a handout shows with its output, run, and the output's shape (numbers masked) compared with
 # the handout's: PASS / STALE (file:line) / SKIP each, then "N passed, N stale, N skipped" (common/doccheck.py)
 doccheck: all
-	@python3 common/doccheck.py $(patsubst %,docs/%.md,$(PRACS))
+	@python3 common/doccheck.py $(foreach p,$(PRACS),docs/$(p).md $(wildcard docs/$(p)_*.md))
 
 clean:
 	@for p in $(PRACS) tests; do $(MAKE) --no-print-directory -C $$p clean; done

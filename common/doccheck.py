@@ -24,10 +24,11 @@ output inline is paired with the next fenced block when
 A pair must run a program: some line has `./PROGRAM`, or is `make check`, `make bench` or `make run`
 (a build alone prints what the last build left to do, so its output cannot be checked).
 
-Runs. A pair runs in its practical's directory (pracN for docs/pracN.md), or from the repository root when
-its first command is `cd`, as a reader does who starts at the step. Commands run one after another in bash,
-as given; `cd DIR` changes the directory of the lines after it; a line that runs a program is stopped after
---timeout seconds (make alone is not). stdout and stderr are read together.
+Runs. A pair runs in its practical's directory (pracN for docs/pracN.md and for a page of its own,
+docs/pracN_NAME.md such as prac3_beyond.md), or from the repository root when its first command is `cd`, as
+a reader does who starts at the step. Commands run one after another in bash, as given; `cd DIR` changes the
+directory of the lines after it; a line that runs a program is stopped after --timeout seconds (make alone is
+not). stdout and stderr are read together.
 
 Shape. Both sides are masked line by line: the GPU's name (what a `GPU Device N: "NAME"` line quotes, on
 that side) becomes <GPU> wherever it appears; every number (an optional sign, digits, a fraction, an
@@ -294,8 +295,8 @@ def match(shown, real):
 # ---------------------------------------------------------------- running
 
 def practical_dir(path, root):
-    """pracN under root for a handout pracN.md; root itself for any other."""
-    m = re.match(r"(prac\d+)\.md$", os.path.basename(path))
+    """pracN under root for a handout pracN.md or a page of its own pracN_NAME.md; root for any other."""
+    m = re.match(r"(prac\d+)(_\w+)?\.md$", os.path.basename(path))
     d = os.path.join(root, m.group(1)) if m else root
     return d if os.path.isdir(d) else root
 

@@ -177,6 +177,13 @@ grep -q "^PASS  $t/docs/prac9.md:13 ./hello -n=5$" <<<"$out" &&
   grep -q "^3 passed, 0 stale, 0 skipped$" <<<"$out" && [ $rc = 0 ]
 ok "run: cd, make and the program run as shown; every pair PASSes, exit 0" $?
 
+# a page of its own, docs/prac9_beyond.md (as docs/prac3_beyond.md): its commands run in prac9, not the root
+printf '# Beyond\n\n```\n./hello -n=7\n```\n\n```\nn = 7, 4 block of 64 threads\nRESULT: PASS\n```\n' \
+  >"$t/docs/prac9_beyond.md"
+out=$(python3 common/doccheck.py --root "$t" "$t/docs/prac9_beyond.md"); rc=$?
+grep -q "^PASS  $t/docs/prac9_beyond.md:7 ./hello -n=7$" <<<"$out" && [ $rc = 0 ]
+ok "run: a page docs/pracN_NAME.md runs its commands in pracN" $?
+
 sed -i 's/block of 64 threads/block of 64 warps/' "$t/prac9/hello"
 out=$(python3 common/doccheck.py --root "$t" "$t/docs/prac9.md"); rc=$?
 grep -q "^STALE $t/docs/prac9.md:13 ./hello -n=5: line 15 'n = 5, 1 block of 32 threads' not found" <<<"$out" &&
