@@ -1,7 +1,7 @@
 /*
  * gpu_limits.h -- the limits of a GPU that a program's configuration may depend on, and the GPU profiles
  * that let one GPU stand in for another (WORKBOOK_GPU_PROFILE=t4 ...). Plain C, header only, so that
- * tests/ checks it with gcc and no GPU; helper_cuda.h fills a gpu_limits from the real device.
+ * tests/ checks it with gcc and no GPU; gpu_profile.h (device_limits) fills a gpu_limits from the real device.
  *
  * The rule every program follows (docs/troubleshooting.md, "Every GPU"): what a kernel may do is decided by
  * what the binary holds for this device (the kernel's PTX version: see kernel_can_run in helper_cuda.h) and
