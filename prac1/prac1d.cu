@@ -4,6 +4,7 @@
  * The host fills x and y with random values, the GPU adds them with one thread per element, and the
  * result is compared with the CPU's. n is deliberately not a multiple of the block size: the last
  * block has threads with nothing to do, and the `if (tid < n)` guard keeps them from writing past z.
+ * z has nthreads spare elements past its end, poisoned, and a run that wrote any of them FAILs.
  * Try -n=1000 -nthreads=1000, -n=1 and a block size that is not a multiple of 32.
  * Once the result is right the kernel is timed (the median of REPS launches) and its bandwidth printed:
  * vary -nthreads (32, 100, 256, 1024) at a size far larger than the L2 cache, -n=100000000, and compare.
@@ -54,7 +55,10 @@ int main(int argc, char **argv) {
 
   findCudaDevice(argc, argv);
   size_t bytes = (size_t)n * sizeof(float);
-  device_memory_check(3 * bytes, "three vectors", args_given(argc, argv, "n"));
+  // z with a guard of nthreads elements past its end: the most that a last block sticking out past n (the
+  // number of blocks rounded up) can reach
+  size_t padded = bytes + (size_t)nthreads * sizeof(float);
+  device_memory_check(2 * bytes + padded, "three vectors", args_given(argc, argv, "n"));
 
   // allocate and initialise the host vectors
   float *h_x = (float *)malloc(bytes);
@@ -68,20 +72,30 @@ int main(int argc, char **argv) {
     h_y[i] = lcg_uniform_in(&state, -1.0f, 1.0f);
   }
 
-  // copy x and y to the device; poison z with 0xff bytes (NaN), which a correct kernel overwrites
+  // copy x and y to the device; poison z and its guard with 0xff bytes (a NaN no addition gives), which a
+  // correct kernel overwrites in z and leaves alone past it
   float *d_x, *d_y, *d_z;
   checkCudaErrors(cudaMalloc((void **)&d_x, bytes));
   checkCudaErrors(cudaMalloc((void **)&d_y, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_z, bytes));
+  checkCudaErrors(cudaMalloc((void **)&d_z, padded));
   checkCudaErrors(cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice));
   checkCudaErrors(cudaMemcpy(d_y, h_y, bytes, cudaMemcpyHostToDevice));
-  checkCudaErrors(cudaMemset(d_z, 0xff, bytes));
+  checkCudaErrors(cudaMemset(d_z, 0xff, padded));
 
   // execute kernel: enough blocks to cover n, rounding up
   int nblocks = (n + nthreads - 1) / nthreads;
   add_launch a = {d_x, d_y, d_z, n, nblocks, nthreads};
   launch_add_vectors(&a);
   printf("n = %d, %d blocks of %d threads\n", n, nblocks, nthreads);
+
+  // the guard past z's end must still hold every poison byte: a thread with tid >= n wrote nothing
+  unsigned int guard[1024];
+  checkCudaErrors(cudaMemcpy(guard, d_z + n, (size_t)nthreads * sizeof(float), cudaMemcpyDeviceToHost));
+  int written = 0;
+  for (int i = 0; i < nthreads; i++) written += guard[i] != 0xffffffffu;
+  if (written)
+    return result_fail("%d of the %d elements past the end of z were written: threads with tid >= n must not "
+                       "write (the if (tid < n) guard)", written, nthreads);
 
   // copy back the result, compute the gold and compare: one float addition each, so exactly equal
   checkCudaErrors(cudaMemcpy(h_z, d_z, bytes, cudaMemcpyDeviceToHost));

@@ -9,9 +9,8 @@
  * The host fills x and y with random values, the GPU adds them with one thread per element, and the
  * result is compared with the CPU's. n is deliberately not a multiple of the block size: the last
  * block has threads with nothing to do, and the `if (tid < n)` guard keeps them from writing past z.
- * Here the three vectors have nthreads spare elements past their ends (x and y zero there, z poisoned),
- * so a kernel without the guard is caught: the run FAILs naming the elements past z's end it wrote.
- * (../prac1d.cu leaves that to compute-sanitizer instead: step 6 of docs/prac1.md.)
+ * z has nthreads spare elements past its end, poisoned, so a kernel without the guard is caught: the run
+ * FAILs naming the elements past z's end it wrote (compute-sanitizer also reports its reads past x and y).
  * Try -n=1000 -nthreads=1000, -n=1 and a block size that is not a multiple of 32.
  * Once the result is right the kernel is timed (the median of REPS launches) and its bandwidth printed:
  * vary -nthreads (32, 100, 256, 1024) at a size far larger than the L2 cache, -n=100000000, and compare.
@@ -64,10 +63,10 @@ int main(int argc, char **argv) {
 
   findCudaDevice(argc, argv);
   size_t bytes = (size_t)n * sizeof(float);
-  // each vector with a guard of nthreads elements past its end: the most that a last block sticking out past
-  // n (with the number of blocks rounded up) can reach
+  // z with a guard of nthreads elements past its end: the most that a last block sticking out past n (the
+  // number of blocks rounded up) can reach
   size_t padded = bytes + (size_t)nthreads * sizeof(float);
-  device_memory_check(3 * padded, "three vectors", args_given(argc, argv, "n"));
+  device_memory_check(2 * bytes + padded, "three vectors", args_given(argc, argv, "n"));
 
   // allocate and initialise the host vectors
   float *h_x = (float *)malloc(bytes);
@@ -81,14 +80,12 @@ int main(int argc, char **argv) {
     h_y[i] = lcg_uniform_in(&state, -1.0f, 1.0f);
   }
 
-  // copy x and y to the device (their guards zero); poison z and its guard with 0xff bytes (NaN), which a
+  // copy x and y to the device; poison z and its guard with 0xff bytes (a NaN no addition gives), which a
   // correct kernel overwrites in z and leaves alone past it
   float *d_x, *d_y, *d_z;
-  checkCudaErrors(cudaMalloc((void **)&d_x, padded));
-  checkCudaErrors(cudaMalloc((void **)&d_y, padded));
+  checkCudaErrors(cudaMalloc((void **)&d_x, bytes));
+  checkCudaErrors(cudaMalloc((void **)&d_y, bytes));
   checkCudaErrors(cudaMalloc((void **)&d_z, padded));
-  checkCudaErrors(cudaMemset(d_x, 0, padded));
-  checkCudaErrors(cudaMemset(d_y, 0, padded));
   checkCudaErrors(cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice));
   checkCudaErrors(cudaMemcpy(d_y, h_y, bytes, cudaMemcpyHostToDevice));
   checkCudaErrors(cudaMemset(d_z, 0xff, padded));
