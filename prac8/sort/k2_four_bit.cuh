@@ -2,8 +2,9 @@
  * sort/k2_four_bit.cuh -- practical 8, step 8 (-kernel=2): radix_4bit, 8 passes of 4 bits over many blocks,
  * three kernels per pass: each block counts the 16 digits of its tile, one block scans the counts (digit-major:
  * all of digit 0's counts, then digit 1's, ...), and each block scatters its keys, ranked stably with
- * __match_any_sync. Keys only.
+ * __match_any_sync. Keys only. The two placements, the step's exercise, are sort/radix4_ranks.cuh.
  */
+#include "radix4_ranks.cuh" // (with -DEXERCISE the runner has already included exercises/radix4_ranks.cuh)
 #include "sort_common.cuh"
 
 // ---- step 8: many blocks, 4 bits per pass ---------------------------------------------------------
@@ -25,7 +26,7 @@ __global__ void radix4_count(const unsigned *keys, size_t n, int shift, unsigned
     if (i < n) atomicAdd(&s_count[(keys[i] >> shift) & 15u], 1u);
   }
   __syncthreads();
-  if (threadIdx.x < 16) hist[(size_t)threadIdx.x * gridDim.x + blockIdx.x] = s_count[threadIdx.x];
+  if (threadIdx.x < 16) hist[radix4_hist_index(threadIdx.x, blockIdx.x, gridDim.x)] = s_count[threadIdx.x];
 }
 
 // one block scans the m counts in place (exclusive), 4 per thread, 4096 per step, carrying the total across
@@ -69,7 +70,7 @@ __global__ void radix4_scatter(const unsigned *keys, unsigned *out, size_t n, in
   __shared__ unsigned s_count[B4_WARPS][16]; // this round: keys of each digit in each warp
   __shared__ unsigned s_next[16];            // where the next key of each digit goes
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  if (tid < 16) s_next[tid] = offsets[(size_t)tid * gridDim.x + blockIdx.x];
+  if (tid < 16) s_next[tid] = offsets[radix4_hist_index(tid, blockIdx.x, gridDim.x)];
   size_t base = (size_t)blockIdx.x * B4_TILE;
   for (int r = 0; r < B4_ITEMS; r++) {
     size_t i = base + (size_t)r * B4_THREADS + tid;
@@ -78,9 +79,8 @@ __global__ void radix4_scatter(const unsigned *keys, unsigned *out, size_t n, in
     unsigned d = valid ? (key >> shift) & 15u : 16u; // 16: no key, a group of its own
     if (tid < B4_WARPS * 16) s_count[tid / 16][tid % 16] = 0;
     __syncthreads();
-    unsigned peers = __match_any_sync(FULL_MASK, d);
-    unsigned rank = __popc(peers & lanemask_lt(lane));
-    if (valid && rank == 0) s_count[warp][d] = __popc(peers); // the lowest lane of each group counts it
+    unsigned group, rank = radix4_warp_rank(d, lane, &group); // my place among my warp's keys of digit d
+    if (valid && rank == 0) s_count[warp][d] = group;         // the lowest lane of each group counts it
     __syncthreads();
     if (tid < 16) { // digit tid: exclusive offsets across the warps, from the digit's next place
       unsigned run = s_next[tid];
