@@ -6,8 +6,7 @@ SHELL := /bin/bash
 PRACS := $(patsubst %/Makefile,%,$(sort $(wildcard prac[0-9]/Makefile)))
 RUNS  := $(addsuffix /runs,$(PRACS))
 
-# Work out the toolkit and ARCH once here (common/toolchain.mk, shared with every practical) and hand ARCH to
-# every practical.
+# the toolkit and ARCH, worked out once here (common/toolchain.mk) and handed to every practical
 include common/toolchain.mk
 # REQUIRE_GPU=1: every SKIP becomes a FAIL (see common/gpu_policy.h and common/run_checks.sh)
 export REQUIRE_GPU
@@ -17,7 +16,7 @@ PROFILES := t4 rtx3060 rtx4060 a100 l4
 ARCH_SMS := 75 80 86 89
 
 .PHONY: all $(PRACS) exercises check bench sanitize profile test doctor doccheck clean help check-arch \
-        check-profiles defaults results
+        check-profiles defaults results diagrams
 
 all: $(PRACS)
 $(PRACS):
@@ -31,9 +30,8 @@ exercises:
 check: all
 	@common/run_checks.sh check $(RUNS)
 
-# the timed runs; their BENCH lines, with `make doctor`'s report, become docs/results.md -- but only when
-# the run measured something and nothing failed: a machine without a GPU (every run a SKIP) or a failed
-# run leaves the published page as it was (common/bench_results.sh)
+# the timed runs; their BENCH lines, with `make doctor`'s report, become docs/results.md -- only when the run
+# measured something and nothing failed, else the page stays as it was (common/bench_results.sh)
 bench: all
 	@common/bench_results.sh $(RUNS)
 
@@ -44,8 +42,8 @@ results:
 sanitize: all
 	@common/run_checks.sh sanitize $(RUNS)
 
-# make check-arch SMS=75: a clean build of PTX alone for that compute capability (SMS="75 80 86 89": each in
-# turn), then every check line; the driver compiles the PTX for the GPU here, so it runs a T4 build's code
+# make check-arch SMS=75: a clean PTX-only build for that compute capability (SMS="75 80 86 89": each in turn),
+# then every check line: the driver compiles the PTX for the GPU here, so it runs a T4 build's code
 check-arch:
 	@common/check_matrix.sh arch "$(or $(SMS),$(ARCH_SMS))" $(PRACS)
 
@@ -73,6 +71,8 @@ doctor:
 # the handout's: PASS / STALE (file:line) / SKIP each, then "N passed, N stale, N skipped" (common/doccheck.py)
 doccheck: all
 	@python3 common/doccheck.py $(foreach p,$(PRACS),docs/$(p).md $(wildcard docs/$(p)_*.md))
+diagrams:
+	@python3 docs/diagrams.py
 
 clean:
 	@for p in $(PRACS) tests; do $(MAKE) --no-print-directory -C $$p clean; done
@@ -93,6 +93,7 @@ help:
 	@echo "make profile      the profile runs (Nsight Compute), where a practical has them"
 	@echo "make doctor       toolkit, driver, host compiler and GPU: what this machine has"
 	@echo "make doccheck     run the commands the handouts show; STALE where their output no longer has that shape"
+	@echo "make diagrams     redraw the pictures in docs/img/ from docs/diagrams.py (make test checks they are current)"
 	@echo "make clean        remove what the build made"
 	@echo "Options: ARCH=sm_90 (now $(ARCH)), SMS=\"80 86 90\", PTX_ONLY=1, DEBUG=1, REQUIRE_GPU=1 (a SKIP is a FAIL),"
 	@echo "         NVCCFLAGS=..., EXTRA_NVCCFLAGS=...; WORKBOOK_GPU_PROFILE=t4 and WORKBOOK_DEVICE_MEM_MIB=4096"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_tests.sh PRACDIR... -- `make test`, the command CI runs. Five stages, each closing with its own
 # counts, then one line that adds them up:
-#   1. the CPU tests in tests/ (gold routines, comparison, argument parsing)
+#   1. the CPU tests in tests/ (gold routines, comparison, argument parsing); docs/img against docs/diagrams.py
 #   2. a build of every practical for every compute capability a learner may have (TEST_SMS, default
 #      "75 80 86 89 90": machine code for each, PTX for 9.0), and its compiler logs: no warnings, no
 #      unexpected register spills for any of them -- so a kernel that does not compile or spills on a T4
@@ -30,6 +30,7 @@ build_all() {
 }
 
 stage "CPU tests" make --no-print-directory -C tests
+stage "CPU tests: docs/img/*.svg as docs/diagrams.py draws them" python3 docs/diagrams.py --check
 stage "build: warnings and spills" build_all "$@"
 stage "bad input" common/run_checks.sh bad $(printf '%s/runs ' "$@")
 stage "help texts: workbook and course steps" common/run_checks.sh help $(printf '%s/runs ' "$@")
