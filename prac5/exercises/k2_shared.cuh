@@ -1,8 +1,9 @@
 /*
  * exercises/k2_shared.cuh -- handout step 5, kernel 2 of the SGEMM ladder, to write: shared-memory tiles.
  * (The solution is ../sgemm/k2_shared.cuh.) A block of TILE x TILE threads computes a TILE x TILE tile of C,
- * walking along N TILE at a time. The files in sgemm/ use LeetGPU's letters: A is M x N, B is N x K, C is M x K,
- * all row-major (A[row][n] is A[row * N + n]), so N is the inner length. tx, ty are threadIdx.x, threadIdx.y.
+ * walking along the inner length TILE at a time. The handout's inner length K is N here: the files in sgemm/
+ * keep LeetGPU's letters, A M x N, B N x K, C M x K, all row-major (A[row][n] is A[row * N + n]), as
+ * sgemm_ladder's -N and -K do. tx, ty are threadIdx.x, threadIdx.y.
  * Until the TODOs are filled in the kernel writes nothing, C keeps its poison, and ./exercises/sgemm_ladder
  * -kernel=2 ends RESULT: FAIL (exercise not done: ...).
  */

@@ -2,20 +2,25 @@
  * exercises/k8_model.cuh -- handout step 8, kernel 8's cost model, to write. (The solution is
  * ../sgemm/k8_model.cuh.) sgemm/k8_pick.cuh calls it for every plan this GPU can run -- a configuration c
  * (a block of c->bm x c->bn outputs, c->threads threads, at most resident_max blocks per SM at once) and a
- * split of the inner length N into `split` slices -- and runs the plan with the least estimated time.
- * Until the TODOs are filled in, every plan costs the same, kernel 8 takes the first (128x128, no split)
- * whatever the shape, and ./exercises/sgemm_ladder -kernel=8 ends RESULT: FAIL (exercise not done: ...)
- * with the shapes where its pick differs from the finished model's. -tune shows the measured times.
+ * split of the inner length (N in sgemm/'s letters) into `split` slices -- and runs the plan with the least
+ * estimate: only the order of your estimates matters. Your model need not be the finished one: the check
+ * passes when, at every shape of -shapes and the run's own, the finished model rates your pick within 10 % of
+ * its own best (sgemm/k8_bench.h says why 10 %). Until then ./exercises/sgemm_ladder -kernel=8 lists the
+ * shapes where your pick falls short and ends RESULT: FAIL (exercise not done: ...). -tune times every plan.
  */
 static double s8_estimate_us(const s8_config *c, int resident_max, int split, int M, int N, int K, const s8_gpu *g) {
-  // TODO(step 8): the blocks: (tiles of C: M / c->bm times K / c->bn, each rounded up) x split, and
-  // ktiles, the 16-deep tiles of N (rounded up) that one slice multiplies (rounded up over the slices)
-  // TODO(step 8): the waves: the busiest SM gets ceil(blocks / g->sms) of them and runs `resident` at once
-  // (at most resident_max), so it needs rounds = ceil(per_sm / resident) turns
-  // TODO(step 8): one turn: resident blocks x 2 x bm x bn x ktiles x 16 flops at the SM's rate,
-  // g->flops_sm_us x c->efficiency x s8_hiding(warps resident), plus g->fill_us
-  // TODO(step 8): with split > 1, add split-K's traffic, (2 split + 1) M K 4 bytes at g->bytes_us, and a
-  // launch, g->launch_us
+  // TODO(step 8): estimate the plan's time in microseconds. Work out question 9 by hand first (C 256 x 256,
+  // an inner length of 8192, 132 SMs: 128x128 without a split against 64x64 split 16); then, for any plan:
+  //  - waves: how many blocks does the plan launch (tiles of C, times the slices)? How many of them does the
+  //    busiest of the g->sms SMs get, and in how many turns does it run them, at most resident_max at once?
+  //  - a turn: how many multiply-adds does a block do (its tile of C times its share of the inner length, in
+  //    whole tiles S8_BK = 16 deep)? How fast does an SM do them: its peak g->flops_sm_us, times the tile's
+  //    c->efficiency (a small tile loads more bytes per multiply-add), times s8_hiding(warps), which is below 1
+  //    when the resident warps are too few to hide each other's waits? Each turn first fills the pipeline,
+  //    g->fill_us.
+  //  - split-K: what does a split > 1 cost that no split does? The slices are written to a workspace and
+  //    read back and added by a second kernel (bytes at g->bytes_us per microsecond), and that is a launch,
+  //    g->launch_us.
   (void)c, (void)resident_max, (void)split;
   return 2.0 * M * N * K / g->flops_sm_us; // the same for every plan: not a choice yet
 }

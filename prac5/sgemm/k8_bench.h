@@ -84,25 +84,37 @@ static void s8_tune_run(void *q) {
 }
 
 #ifdef EXERCISE
-// step 8's exercise: the learner's model (exercises/k8_model.cuh) must pick what the finished one picks, at
-// this run's shape and at every shape of -shapes' table, on this GPU
+// step 8's exercise: the learner's model (exercises/k8_model.cuh) need not be the finished one. At this run's
+// shape and at every shape of -shapes' table, on this GPU, the finished model must rate the learner's pick within
+// S8_EXERCISE_MARGIN of its own pick, the plan it rates best. Why 10 %: the finished model is itself only that
+// good: its constants were fitted so that its pick is within 0 to 7 % of the fastest plan measured on the H100
+// at every shape of the fit (docs/notes/prac5.md, "SGEMM kernel 8: how its plans were chosen"), so plans it
+// rates under 10 % apart are plans it cannot tell apart; a pick that loses more (no split where split-K fills
+// the idle SMs, a 64 x 64 tile at 4096^3) is a model that misses a wave or a cost
+#define S8_EXERCISE_MARGIN 0.10
 static int exercise_model_check(int M, int N, int K) {
-  int same = 0, total = 0;
+  const s8_gpu *g = s8_gpu_get();
+  int near = 0, total = 0;
   for (int i = -1; i < NSHAPES; i++) {
     int m = i < 0 ? M : shape_table[i][0], n = i < 0 ? N : shape_table[i][1], k = i < 0 ? K : shape_table[i][2];
-    s8_plan mine = s8_pick(m, n, k, NULL), answer = s8_pick_by(s8_estimate_us_answer, m, n, k, NULL);
+    double best_us;
+    s8_plan mine = s8_pick(m, n, k, NULL), answer = s8_pick_by(s8_estimate_us_answer, m, n, k, &best_us);
+    double mine_us = s8_estimate_us_answer(&s8_configs[mine.config], g->resident[mine.config], mine.split, m, n, k, g);
     total++;
-    if (mine.config == answer.config && mine.split == answer.split) {
-      same++;
+    if (mine_us <= (1.0 + S8_EXERCISE_MARGIN) * best_us) {
+      near++;
     } else {
       char a[64], b[64];
       s8_describe(&mine, a, sizeof(a));
       s8_describe(&answer, b, sizeof(b));
-      printf("exercise: at %d x %d x %d your model picks %s, the finished one %s\n", m, n, k, a, b);
+      printf("exercise: at %d x %d x %d your model picks %s, which the finished model rates %.0f %% slower than its "
+             "pick, %s\n",
+             m, n, k, a, 100.0 * (mine_us / best_us - 1.0), b);
     }
   }
-  printf("exercise: your model picks the finished model's plan at %d of %d shapes\n", same, total);
-  return same == total;
+  printf("exercise: your model's pick is within %.0f %% of the finished model's best at %d of %d shapes\n",
+         100.0 * S8_EXERCISE_MARGIN, near, total);
+  return near == total;
 }
 #endif
 

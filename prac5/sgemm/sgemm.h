@@ -4,6 +4,8 @@
  *
  * LeetGPU's names: C = A B, A is M x N, B is N x K, C is M x K, all row-major (element (i, j) of an
  * R x C matrix at i*C + j). So N is the length of every dot product, and C[m][k] = sum_n A[m][n] B[n][k].
+ * (BLAS, and the handout, say C = A B with C M x N and the inner length K: the two letters are swapped here,
+ * and in sgemm_ladder's -N and -K, which follow these files.)
  * Each sgemm/kN_*.cuh holds one kernel: its kernel and a launcher with solve()'s signature,
  *   void run_<name>(const float *A, const float *B, float *C, int M, int N, int K)
  * that launches on the default stream. The runner accepts only sizes whose matrices have at most 2^31 - 1
