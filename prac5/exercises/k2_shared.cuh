@@ -11,13 +11,14 @@
 
 __global__ void sgemm_shared(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M,
                              int N, int K) {
-  // TODO(step 5): two TILE x TILE tiles in shared memory, As and Bs; this thread's element of C is
-  // row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x
-  // TODO(step 5): for t = 0, TILE, 2 TILE, ... < N: load A[row][t + tx] into As[ty][tx] and B[t + ty][col]
-  // into Bs[ty][tx] (zero where the tile hangs over the matrix), wait until the whole block has loaded,
-  // add As[ty][i] * Bs[i][tx] for i < TILE to a running sum, and wait again before the next t overwrites
-  // the tiles
-  // TODO(step 5): write the sum to C[row][col] (C is M x K) if (row, col) is inside C
+  // TODO(step 5): two TILE x TILE tiles in shared memory, As and Bs, and this thread's element of C,
+  // (row, col), from the block's and the thread's indices (tx along a row of C, as in kernel 1)
+  // TODO(step 5): walk along the inner length a tile at a time. At each step every thread loads one element
+  // of A's tile and one of B's (which ones, so that a warp's 32 loads are consecutive in memory?), 0 where
+  // the tile hangs over the matrix. The block waits until both tiles are whole; each thread adds to a running
+  // sum the TILE products its element of C needs from them (which row of As, which column of Bs?); and the
+  // block waits again before the next step overwrites the tiles (why is the second wait needed?)
+  // TODO(step 5): write the sum to C (M x K) if (row, col) is inside it
   (void)A;
   (void)B;
   (void)C;

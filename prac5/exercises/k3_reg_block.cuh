@@ -24,8 +24,8 @@ __global__ void __launch_bounds__(R3_THREADS) sgemm_reg_block(const float *__res
   __shared__ float Bs[R3_BK][R3_BN]; // B's tile: 8 along the inner length, 64 columns of C
   int tid = threadIdx.x;
   int row0 = blockIdx.y * R3_BM, col0 = blockIdx.x * R3_BN;
-  // the thread's outputs: column tcol, rows trow*R3_TM .. trow*R3_TM + R3_TM-1 of the block tile. A warp (32
-  // consecutive tid) shares trow, so its reads of As are broadcasts, and its reads of Bs 32 consecutive floats
+  // the thread's outputs: column tcol, rows trow*R3_TM .. trow*R3_TM + R3_TM-1 of the block tile. A warp is 32
+  // consecutive tid: what do its reads of As and of Bs then cost? (the handout's question 10)
   int tcol = tid % R3_BN, trow = tid / R3_BN;
   // what the thread loads: A's tile element (arow, acol), B's (brow, bcol)
   int acol = tid % R3_BK, arow = tid / R3_BK;
@@ -38,8 +38,8 @@ __global__ void __launch_bounds__(R3_THREADS) sgemm_reg_block(const float *__res
     __syncthreads();
     // TODO(step 5): for each k < R3_BK, the tiles' depth (#pragma unroll it: with k a constant, acc[] stays
     // in registers rather than local memory):
-    //   - into a register b, the one value of B's tile that the thread's outputs need at this k: row k, the
-    //     thread's column. One shared load, used R3_TM times
+    //   - into a register b, the one value of B's tile that all R3_TM of the thread's outputs need at this
+    //     k (which row and column of Bs?). One shared load, used R3_TM times
     //   - into acc[r], for each r < R3_TM, the product of b with the value of A's tile at this k in the
     //     thread's r-th row (which row of As is that?): the outer product of R3_TM values of A and 1 of B
     //     (kernel 4 makes it 8 x 8). Count the shared loads per multiply-add, against kernel 2's 2
