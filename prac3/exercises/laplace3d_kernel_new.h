@@ -3,8 +3,11 @@
  * 3-D thread blocks, one thread per grid point.
  *
  * The finished kernel is ../laplace3d_kernel_new.h: try first. laplace3d_new.cu built with -DEXERCISE
- * (`make exercises`: exercises/laplace3d_new) includes this one in its place. Fill in TODO(step 4), then
- * `make exercises/laplace3d_new && ./exercises/laplace3d_new -nx=67 -ny=35 -nz=19`.
+ * (`make exercises`: exercises/laplace3d_new) includes this one in its place. Fill in TODO(step 4), then, as
+ * the handout's step 4 does, start small and end at the course's 512^3:
+ *   make exercises
+ *   ./exercises/laplace3d_new -nx=67 -ny=35 -nz=19
+ *   ./exercises/laplace3d_new
  *
  * Many more threads than GPU_laplace3d, each with one point of work: more independent loads in flight,
  * no loop, but every thread pays for its own index arithmetic.

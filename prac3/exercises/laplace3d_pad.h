@@ -3,8 +3,11 @@
  * (The finished file is ../laplace3d_pad.h: try first. make exercises builds laplace3d.cu with this file as
  * exercises/laplace3d_pad, where padding is on unless -pad=0.)
  *
- * Fill in the three places marked TODO(step 6), then
- *   make exercises/laplace3d_pad && ./exercises/laplace3d_pad -nx=67 -ny=35 -nz=19
+ * Fill in the three places marked TODO(step 6), then, as the handout's step 6 does, start small and end at
+ * the step's 511^3:
+ *   make exercises
+ *   ./exercises/laplace3d_pad -nx=67 -ny=35 -nz=19
+ *   ./exercises/laplace3d_pad -nx=511 -ny=511 -nz=511
  * Until they are right the program ends RESULT: FAIL (exercise not done: ...): the GPU's u is compared with
  * the gold's point by point, and the pitch must start every row on a 128-byte boundary.
  */
