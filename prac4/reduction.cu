@@ -32,15 +32,13 @@ __global__ void reduction(float *g_odata, const float *g_idata) {
   temp[tid] = g_idata[tid];
 
   // next, the tree: at each level the first d threads add the element d places above their own.
-  // __syncthreads() comes BEFORE each level: every thread's write of the level before (or the load above)
-  // must be finished before any thread reads it; one barrier per level, none inside the if, because every
-  // thread of the block must reach the same barrier.
+  // Why is the barrier at the top of the loop body, and outside the if? (handout step 1)
   for (int d = blockDim.x / 2; d > 0; d >>= 1) {
     __syncthreads();
     if (tid < d) temp[tid] += temp[tid + d];
   }
 
-  // finally, thread 0 outputs the result; it wrote temp[0] itself, so it needs no barrier to read it
+  // finally, thread 0 outputs the result; why no barrier before this read? (handout step 1)
   if (tid == 0) g_odata[0] = temp[0];
 }
 

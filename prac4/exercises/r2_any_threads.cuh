@@ -2,9 +2,9 @@
  * exercises/r2_any_threads.cuh -- step 2: one block, any number of threads (not only powers of two), any n.
  *
  * Thread tid first adds up elements tid, tid + T, tid + 2T, ... (T = blockDim.x: consecutive threads read
- * consecutive addresses), then the block runs the course's tree over its T partial sums. With T not a power
- * of two, the threads above the largest power of two p <= T are first folded onto the bottom ones
- * (temp[tid] += temp[tid + p] for tid < T - p); from then on it is step 1's tree over p values.
+ * consecutive addresses), then the block runs the course's tree over its T partial sums. Step 1's tree needs
+ * a power of two: with T not one, first fold the values above the largest power of two p <= T onto the
+ * bottom ones; from then on it is step 1's tree over p values.
  *
  * EXERCISE: the block's tree is cut out (TODO(step 2)); until it is back, the sum is thread 0's share alone.
  */
@@ -18,9 +18,9 @@ __global__ void reduction_any(float *g_odata, const float *__restrict__ g_idata,
   for (size_t i = tid; i < n; i += T) sum += g_idata[i];
   temp[tid] = sum;
 
-  // TODO(step 2): add the T values in temp[] into temp[0] for any T, not only a power of two. Hint: find
-  // p, the largest power of two <= T; after a __syncthreads(), threads tid < T - p add temp[tid + p] to
-  // temp[tid]; then step 1's tree over p values (reduction.cu), with a __syncthreads() before each level.
+  // TODO(step 2): add the T values in temp[] into temp[0], for any T, not only a power of two: the fold
+  // (header), then step 1's tree (reduction.cu). Each read of another thread's value needs a barrier between
+  // it and that value's write, and every thread of the block must reach every barrier.
   (void)T;
   if (tid == 0) g_odata[0] = temp[0];
 }

@@ -11,6 +11,7 @@
  *       must be zeroed before the launch (run_atomic), and zeroed again before every later launch.
  *
  * EXERCISE: each block computes its sum, but nothing is done with it yet: TODO(step 3), (a) and (b).
+ * Do step 2 first: block_tree_sum below is step 2's block tree, finished (this file needs it to build).
  */
 
 // the block's sum of one value per thread, returned to thread 0 (any T, as in step 2)
@@ -34,7 +35,8 @@ __global__ void reduction_partials(float *g_partial, const float *__restrict__ g
   extern __shared__ float temp[];
   size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   float sum = block_tree_sum(temp, i < n ? g_idata[i] : 0.0f);
-  // TODO(step 3): thread 0 writes the block's sum to g_partial[blockIdx.x]
+  // TODO(step 3): leave the block's sum where the host will look for it, one slot per block. Which thread
+  // holds the sum?
   (void)sum;
   (void)g_partial;
 }
@@ -44,7 +46,7 @@ __global__ void reduction_atomic(float *g_odata, const float *__restrict__ g_ida
   extern __shared__ float temp[];
   size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   float sum = block_tree_sum(temp, i < n ? g_idata[i] : 0.0f);
-  // TODO(step 3): thread 0 adds the block's sum to *g_odata with one atomicAdd
+  // TODO(step 3): add the block's sum into *g_odata, once per block, so that no other block's update is lost
   (void)sum;
   (void)g_odata;
 }
@@ -55,7 +57,7 @@ static void run_host_partials(ladder_args *a) {
   reduction_partials<<<a->blocks, a->threads, a->threads * sizeof(float)>>>(a->d_partial, a->d_in, a->n);
   getLastCudaError("reduction_partials execution failed");
   checkCudaErrors(cudaMemcpy(a->h_partial, a->d_partial, a->blocks * sizeof(float), cudaMemcpyDeviceToHost));
-  // TODO(step 3): add the a->blocks partial sums in a->h_partial (in double) into a->host_sum
+  // TODO(step 3): a->host_sum = the sum of the a->blocks partial sums now in a->h_partial (add in double)
   a->host_sum = NAN;
 }
 
@@ -65,7 +67,8 @@ static double depth_host_partials(const ladder_args *a) { return 1 + ceil_log2(a
 // (b): zero the result, then one launch
 static void run_atomic(ladder_args *a) {
   a->blocks = (int)ceil_div((long long)a->n, a->threads);
-  // TODO(step 3): the atomics add to what *a->d_out holds: set it to 0 first (cudaMemsetAsync), if a->zero
+  // TODO(step 3): the atomics add to whatever *a->d_out holds: what must it hold before every launch? (Do it
+  // only if a->zero: -forget_zero turns it off to show the classic mistake.)
   reduction_atomic<<<a->blocks, a->threads, a->threads * sizeof(float)>>>(a->d_out, a->d_in, a->n);
   getLastCudaError("reduction_atomic execution failed");
 }

@@ -10,7 +10,8 @@
 
 // the sum of v over the warp, in lane 0: five levels, each halving the lanes that still matter
 __device__ float warp_sum(float v) {
-  // TODO(step 4): five levels of v += __shfl_down_sync(0xffffffffu, v, d), d = 16, 8, 4, 2, 1
+  // TODO(step 4): each level, every lane adds the v of a lane some distance above it (__shfl_down_sync, all
+  // 32 lanes in the mask); halve the distance each level until lane 0 holds the warp's sum
   return v;
 }
 

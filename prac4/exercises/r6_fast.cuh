@@ -1,17 +1,33 @@
 /*
  * exercises/r6_fast.cuh -- step 6, the fast version: write the last-block-done finish of its kernel.
  *
- * kernels/r6_fast.cuh includes this file in place of its own reduction_fast when built with -DEXERCISE
- * (make exercises); read that file's header first: it explains the grid-stride loop, the float4 loads in
- * flight and the fence-and-ticket pattern you write here. Then
- *   make exercises && ./exercises/reduction_ladder -step=6
+ * make exercises builds kernels/r6_fast.cuh with this file's reduction_fast in place of its own. The helper
+ * defined above the include there is yours to call: block_sum_fast(v) returns the block's sum of v in EVERY
+ * thread (shuffles within each warp, shared memory between warps), and may be called twice in one kernel.
+ *   make exercises && ./exercises/reduction_ladder -step=6 -n=100003
  * ends RESULT: FAIL (exercise not done: ...) until the sum matches the gold: nothing writes the result yet.
  *
- * The last block done: each block's thread 0 writes its sum to g_partial[b], then __threadfence(), then
- * atomicAdd(g_count, 1), which returns how many blocks had finished before it. The fence makes the partial
- * sum visible to the whole GPU before the count goes up, so the block that draws gridDim.x - 1 knows every
- * other partial sum is in memory; after a fence of its own it reads them through L2 (__ldcg), adds them and
- * sets the count back to 0 for the next launch.
+ * What the given part does (handout step 6, ideas 1-3):
+ *   - grid-stride: only as many blocks as fit on the GPU at once (the runner asks the occupancy API); each
+ *     thread walks the array in steps of the whole grid, so no block waits for a slot;
+ *   - 16-byte loads: the array read as float4, four floats per load;
+ *   - loads in flight: each thread issues UNROLL independent float4 loads before it adds any of them, so one
+ *     memory latency is paid per UNROLL loads, not per load.
+ *
+ * What you write (idea 4), the whole sum in one launch. No block can wait for another, but the last block
+ * to finish can add everyone's partial sums, if it can tell that it is last and that the other sums are in
+ * memory by then:
+ *   - each block publishes its sum in its own slot of g_partial, then takes a ticket from the counter
+ *     g_count: atomicAdd returns the count before its own addition, so one block, and only one, draws
+ *     gridDim.x - 1, and that block knows every other block has taken its ticket;
+ *   - the publish and the ticket go to different addresses, which other SMs may see in either order. A fence
+ *     (__threadfence) on each side of the ticket puts them in order: the writer's makes its sum visible before
+ *     its ticket; the last block's makes its reads come after its ticket. It reads the sums through L2
+ *     (__ldcg), past its own SM's L1;
+ *   - one thread takes the ticket, but the whole block must learn whether it is last (shared memory, and a
+ *     barrier that every thread reaches);
+ *   - the last block writes the result (written, not added to: nothing to zero) and leaves the counter ready
+ *     for the next launch.
  */
 
 // thread t of the grid takes float4 number t, t + S, t + 2S, ... (S = the grid's threads), UNROLL at a time
@@ -36,10 +52,8 @@ __global__ void reduction_fast(float *g_odata, float *g_partial, unsigned int *g
   if (blockIdx.x == 0 && threadIdx.x < ntail) sum += tail[threadIdx.x]; // the last n % 4 elements
   sum = block_sum_fast(sum);
 
-  // TODO(step 6): the last block done. Thread 0 writes sum to g_partial[blockIdx.x], __threadfence(), then
-  // atomicAdd(g_count, 1u); the block that gets gridDim.x - 1 back is the last: after a __syncthreads()
-  // (share the answer through a __shared__ bool) and a __threadfence(), its threads add the partial sums
-  // (read with __ldcg), block_sum_fast() them, and thread 0 writes *g_odata and sets *g_count back to 0.
+  // TODO(step 6): the last block done (header): publish, fence, ticket; then, in the last block only, a
+  // fence, the partial sums added, the result written and the counter reset.
   (void)sum;
   (void)g_odata;
   (void)g_partial;
