@@ -21,8 +21,9 @@
 // of my digit that come before mine in the warp), and set *group to the number of lanes whose d equals mine,
 // mine included (the lowest lane of each group records it for the whole group).
 __device__ __forceinline__ unsigned radix4_warp_rank(unsigned d, int lane, unsigned *group) {
-  // TODO(step 8a): __match_any_sync(FULL_MASK, d) gives every lane the mask of the lanes whose d equals its
-  // own. __popc counts the bits of a mask; lanemask_lt(lane) has the bits of the lanes below mine.
+  // TODO(step 8a): step 7 ranked a key by counting, in a ballot's mask, the lanes below it. Here the lanes
+  // that count are those with my digit, one of 16 values: __match_any_sync(FULL_MASK, d) gives each lane the
+  // mask of the lanes whose d equals its own. Every lane must make the call. What is left is step 7's count.
   // As it stands every key is alone in its group: keys of the same digit in a warp land on the same place.
   (void)d, (void)lane;
   *group = 1;

@@ -44,7 +44,8 @@ __device__ T lookback(unsigned long long *status, int tile, unsigned epoch, int 
   // the status word of tile idx = pred - l for pred = tile - 1, tile - 33, ... (idx < 0: count it as FLAG_P
   // with value 0) and waits for it as in step 4a. Then __ballot_sync finds the nearest P (the lowest lane
   // with FLAG_P); the lanes up to and including it (all 32 if none) add their values (a __shfl_xor_sync
-  // reduction); stop if there was a P, else go 32 tiles further back. Every lane must reach the ballot.
+  // reduction); stop if there was a P, else go 32 tiles further back. Every lane must reach the ballot, and
+  // every lane must join each shuffle of the reduction: a lane past the nearest P joins it with 0.
   (void)status, (void)tile, (void)epoch, (void)lane, (void)error;
   return (T)0;
 }

@@ -16,7 +16,8 @@
  *
  * The input is whole numbers 0..1000, so every partial sum is an exact float and the GPU must agree with
  * the gold bit for bit: `rms scan error  = 0.000000`.
- *   nvcc -O3 -arch=native -DEXERCISE -I../../common -I.. scan.cu ../prac8_gold.c -o scan
+ * In prac8/, `make exercises` builds it as exercises/scan; by hand, from prac8/:
+ *   nvcc -O3 -arch=native -DEXERCISE -I../common -I. exercises/scan.cu prac8_gold.c -o exercises/scan
  */
 #define COURSE_STEPS "practical 8, workbook steps 1-2 (course step (1); -shfl is step (3) of the course's 2023 list)"
 // what the verdict line tells the learner (before gold_check.h)
@@ -63,8 +64,9 @@ __global__ void scan_shfl(float *g_odata, const float *g_idata) {
   int active = min(32, (int)blockDim.x - 32 * warp);
   unsigned mask = (active == 32) ? 0xffffffffu : (1u << active) - 1u;
   float incl = x;
-  // TODO(step 2): the inclusive scan of x across the warp: for d = 1, 2, 4, 8, 16, take the value d lanes
-  // below with __shfl_up_sync(mask, incl, d) and add it where lane >= d.
+  // TODO(step 2): the inclusive scan of x across the warp, in incl: 5 steps of __shfl_up_sync(mask, ...),
+  // each adding the value some lanes below where that lane exists. Warp 0's scan of the totals, below, is the
+  // same loop on the totals: write yours first, then compare (and see why `mask` suits both).
   if (lane == 31 || tid == blockDim.x - 1) warp_sum[warp] = incl;
   __syncthreads();
 
