@@ -131,7 +131,8 @@ int main(int argc, char **argv) {
   int dev = findCudaDevice(argc, argv);
   int nsm;
   nsm = device_limits(dev)->sms;
-  // 8 blocks of 256 threads per SM fill the GPU; no more threads than terms
+  // 8 blocks of 256 threads for each SM (no more threads than terms): one wave where an SM holds 2048 threads
+  // (8.0, 9.0), two on 7.5 (1024), 1 1/3 on 8.6 (1536): handout step 5
   long long want = (n + BLOCK_THREADS - 1) / BLOCK_THREADS;
   int nblocks = want < 8LL * nsm ? (int)want : 8 * nsm;
   size_t nthreads_total = (size_t)nblocks * BLOCK_THREADS;

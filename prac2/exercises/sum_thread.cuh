@@ -10,8 +10,7 @@
 
 // 1. thread tid takes z[tid], z[tid + nthreads], ...: at each step a warp reads 32 consecutive floats
 __global__ void sum_thread(const float *d_z, long long n, float *d_part) {
-  // TODO(step 5): tid = this thread's global index, stride = the number of threads in the grid
-  // (gridDim.x * blockDim.x; long long, as n may pass 2^31); add quad(d_z[i]) for i = tid, tid + stride, ...
-  // below n into a float in a register, and write that sum to d_part[tid]. The gold forms the same sums, in
-  // this order.
+  // TODO(step 5): add up quad() of this thread's share of d_z (the line above says which elements) in a
+  // float held in a register, in increasing order of index, as the gold does, then store the one partial
+  // sum in d_part at this thread's place in the grid. n may pass 2^31: keep indices in long long.
 }
