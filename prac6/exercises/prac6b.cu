@@ -69,7 +69,8 @@ int main(int argc, char **argv) {
   // the same kernel three times: T = float, int, double
   run_kernel<float>(h_xf, nblocks, nthreads);
   run_kernel<int>(h_xi, nblocks, nthreads);
-  // TODO(step 3): the same for T = double, into h_xd (one line: the template does the rest)
+  // TODO(step 3): the same for T = double, into h_xd. How much must you write, with the kernel and
+  // run_kernel already templates?
   for (size_t i = 0; i < n; i++) h_xd[i] = NAN; // what the poisoned device array would give back: delete this
 
   // the course's lines, float then int, exactly as it prints them (so that a learner can diff against its log);

@@ -47,11 +47,10 @@ __global__ void GPU_trid(int niter, float lambda, float *d_u) {
 
     for (int s = 1; s < NX; s *= 2) {
       float ai = a[i], ci = c[i], di = d[i];
-      // TODO(step 3): one PCR step at stride s (docs/prac7.md, step 3, derives it):
+      // TODO(step 3): one PCR step at stride s, the one docs/prac7.md step 3 derives by hand:
       //   read rows i-s and i+s into registers too (a row outside 0 .. NX-1 is a = c = d = 0);
       //   __syncthreads();   (why here?)
-      //   r = 1 / (1 - a[i] c[i-s] - c[i] a[i+s]);  new a[i] = -r a[i] a[i-s];  new c[i] = -r c[i] c[i+s];
-      //   new d[i] = r (d[i] - a[i] d[i-s] - c[i] d[i+s]), all from the values read before the barrier;
+      //   row i's new a, c and d, by step 3's elimination, from the values read before the barrier;
       //   store the new row in place of the three lines below, then __syncthreads();   (and why here too?)
       a[i] = ai;
       c[i] = ci;

@@ -44,9 +44,10 @@ __global__ void GPU_trid_shfl(int NX, int M, int niter, float lambda, float *d_u
     float d = inside ? lam * bbi * u : 0.0f;
 
     for (int s = 1; s < NX; s *= 2) {
-      // TODO(step 6): the rows s lanes below (am, cm, dm) and above (ap, cp, dp) by
-      //   __shfl_up_sync(FULL_MASK, value, s) and __shfl_down_sync(FULL_MASK, value, s); a lane with no such
-      //   row (lane < s, lane + s >= 32) gets its own value back and must use 0 instead. Why no barrier?
+      // TODO(step 6): the rows s lanes below (am, cm, dm) and s lanes above (ap, cp, dp), fetched with warp
+      //   shuffles (FULL_MASK): which of __shfl_up_sync and __shfl_down_sync hands lane i the row of lane i - s?
+      //   Which lanes have no such row, and what must they use then (step 3: outside the system, a row is
+      //   a = c = d = 0)? Why is no barrier needed?
       float am = 0.0f, cm = 0.0f, dm = 0.0f, ap = 0.0f, cp = 0.0f, dp = 0.0f;
       float r = 1.0f / (1.0f - a * cm - c * ap);
       d = r * (d - a * dm - c * dp);
