@@ -70,7 +70,7 @@ doctor:
 # every command a handout shows with its output, run, and the output's shape (numbers masked) compared with
 # the handout's: PASS / STALE (file:line) / SKIP each, then "N passed, N stale, N skipped" (common/doccheck.py)
 doccheck: all
-	@python3 common/doccheck.py $(foreach p,$(PRACS),docs/$(p).md $(wildcard docs/$(p)_*.md))
+	@python3 common/doccheck.py $(foreach p,$(PRACS),$(wildcard docs/$(p).md docs/$(p)_*.md))
 
 # docs/img/*.svg, the pictures of docs/concepts.md and the handouts, from docs/diagrams.py (make test checks them)
 diagrams:
