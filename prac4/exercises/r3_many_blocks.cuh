@@ -11,10 +11,10 @@
  *       must be zeroed before the launch (run_atomic), and zeroed again before every later launch.
  *
  * EXERCISE: each block computes its sum, but nothing is done with it yet: TODO(step 3), (a) and (b).
- * Do step 2 first: block_tree_sum below is step 2's block tree, finished (this file needs it to build).
+ * Do step 2 first: block_tree_sum below is step 2's answer, finished (this file needs it to build).
  */
 
-// the block's sum of one value per thread, returned to thread 0 (any T, as in step 2)
+// step 2's answer (finish step 2 before you read it): the block's sum of one value per thread, in thread 0
 __device__ float block_tree_sum(float *temp, float v) {
   int tid = threadIdx.x, T = blockDim.x;
   temp[tid] = v;

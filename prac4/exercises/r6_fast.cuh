@@ -20,10 +20,10 @@
  *   - each block publishes its sum in its own slot of g_partial, then takes a ticket from the counter
  *     g_count: atomicAdd returns the count before its own addition, so one block, and only one, draws
  *     gridDim.x - 1, and that block knows every other block has taken its ticket;
- *   - the publish and the ticket go to different addresses, which other SMs may see in either order. A fence
- *     (__threadfence) on each side of the ticket puts them in order: the writer's makes its sum visible before
- *     its ticket; the last block's makes its reads come after its ticket. It reads the sums through L2
- *     (__ldcg), past its own SM's L1;
+ *   - the publish and the ticket go to different addresses, which other SMs may see in either order, and the
+ *     last block's reads of the sums must come after its ticket and not from a stale copy. The tools are
+ *     __threadfence() and __ldcg() (concepts.md, "The flag pattern"); where each goes, and what breaks
+ *     without it, is the handout's question 5: try it first;
  *   - one thread takes the ticket, but the whole block must learn whether it is last (shared memory, and a
  *     barrier that every thread reaches);
  *   - the last block writes the result (written, not added to: nothing to zero) and leaves the counter ready

@@ -1,7 +1,7 @@
 /*
  * exercises/softmax_online_solve.cu -- the starting file of the softmax exercise (the finished answer is
  * ../softmax_online_solve.cu): merge() and the thread's running update are cut out (TODO(softmax)), so the
- * sum is wrong and the harness ends RESULT: FAIL (exercise not done: ...).
+ * sum is wrong and the harness ends RESULT: FAIL (exercise not done: ...). Run -case=5 (-inf masks) too.
  *
  * softmax_online_solve.cu -- LeetGPU "Softmax", online: the max and the sum in ONE read of the input.
  *
@@ -30,8 +30,8 @@ __device__ float2 g_ms;                          // the global (m, s)
 
 // (ma, sa) and (mb, sb) -> one pair
 __device__ float2 merge(float2 a, float2 b) {
-  // TODO(softmax): the merged pair: m = max(a.x, b.x), s = a.y * exp(a.x - m) + b.y * exp(b.x - m); when m is
-  // -inf (both pairs empty) return (-inf, 0) instead of computing exp(-inf - -inf) = NaN
+  // TODO(softmax): the merged pair, by the header's rule for two pairs; when both are empty (m = -inf) the
+  // result is empty too, (-inf, 0), never exp(-inf - -inf) = NaN
   return a.x >= b.x ? a : b;
 }
 
@@ -62,8 +62,8 @@ __global__ void softmax_stats(const float *__restrict__ x, int n4, int N) {
   float2 ms = make_float2(-INFINITY, 0.0f);
   for (int i = t; i < n4; i += S) {
     float4 v = x4[i];
-    // TODO(softmax): m = the max of ms.x and the four values; rescale ms.y by exp(ms.x - m) and add the four
-    // exp(v - m); then ms.x = m
+    // TODO(softmax): fold the four values into ms: one new max, one rescale of s, four new exps. While all seen
+    // is -inf (-case=5's masks), keep ms = (-inf, 0), as merge() does: exp(-inf - -inf) is NaN
     ms = merge(ms, make_float2(fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)), 1.0f));
   }
   for (int i = 4 * n4 + t; i < N; i += S) ms = merge(ms, make_float2(x[i], 1.0f));

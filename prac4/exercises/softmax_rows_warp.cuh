@@ -38,8 +38,8 @@ __global__ void softmax_rows_warp(const float *__restrict__ x, float *__restrict
   float m = -INFINITY, s = 0.0f;
 #pragma unroll
   for (int j = 0; j < K * V; j++) m = fmaxf(m, v[j]);
-  // TODO(softmax_rows): the max over the row's LANES threads: log2(LANES) shuffle levels,
-  // m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, d, LANES)) for d = LANES / 2, ..., 1
+  // TODO(softmax_rows): the max over the row's LANES threads, left in every one of them: a butterfly of
+  // shuffles whose width keeps the group to itself (header). How many levels does LANES lanes need?
   if (m != -INFINITY) {
 #pragma unroll
     for (int j = 0; j < K * V; j++) s += expf(v[j] - m);
