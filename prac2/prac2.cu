@@ -5,7 +5,8 @@
  * simulates one path of two correlated assets per thread and writes its payoff; the host averages them.
  * Where the normals of a path sit in that array is the lesson:
  *   -version=1  normal j of path p at z[j*NPATH + p]: at each step a warp reads 32 consecutive floats
- *   -version=2  normal j of path p at z[p*2N + j]:    a warp's 32 reads are 2N floats (800 bytes) apart
+ *   -version=2  the 2N normals of each path side by side, one path after another (strided_layout, below:
+ *               it is the handout's step 3 exercise, so write exercises/strided_layout.cuh before reading it)
  * Try both, compare the kernel times and the effective bandwidth, and explain the ratio (handout step 4).
  * -philox takes the host API's fastest call instead of the course's: Philox4x32-10 in the ordering curand.h
  * documents as the fastest, CURAND_ORDERING_PSEUDO_DYNAMIC (the order of the numbers in the array is the one
@@ -49,7 +50,7 @@ __constant__ int N;
 __constant__ float T, r, sigma, rho, alpha, dt, con1, con2;
 
 #ifndef EXERCISE
-// version 2, strided: path tid's normals are z[tid*2N], z[tid*2N + 1], ...: each thread walks its own
+// version 2, strided (step 3's solution: write exercises/strided_layout.cuh first): each thread walks its own
 // contiguous block of 2N floats (size_t: 2N * npath can pass 2^31)
 __device__ void strided_layout(int tid, size_t *ind, size_t *inc) {
   *ind = (size_t)tid * 2 * N;
