@@ -12,8 +12,8 @@
 extern "C" {
 #endif
 
-/* prac1_gold.c: what prac1a, prac1b and prac1c's kernel writes, x[tid] = tid for nblocks * nthreads values
- * (prac1c adds a second vector) */
+/* prac1_gold.c: what the kernel of prac1a, prac1b and prac1c writes for nblocks * nthreads values: element
+ * tid = threadIdx.x + blockDim.x * blockIdx.x holds threadIdx.x, the index within the block, not tid */
 void Gold_prac1(float *x, int nblocks, int nthreads);
 
 /* vector_add_gold.c: z = x + y (prac1d, vector_add) */
