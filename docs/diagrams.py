@@ -14,6 +14,7 @@ padded tile), so what it shows is what the workbook's code does:
   lookback.svg        prac8's decoupled look-back (scans/s2_lookback.cuh) docs/prac8.md, step 4
   pcr.svg             prac7/trid.cu's parallel cyclic reduction, 8 rows   docs/prac7.md, step 3
   radix_pass.svg      prac8's one-bit and 4-bit radix passes (sort/)      docs/prac8.md, steps 7 and 8
+  windows.svg         prac9's ints of text and their three shifted copies docs/prac9.md, step 1b
 The output depends on nothing but this file: no dates, no dictionaries in arbitrary order, numbers rounded
 to two decimals, so a stale picture shows as a diff and `make test` fails it.
 """
@@ -857,9 +858,100 @@ def radix_pass():
     return s.render()
 
 
+# ---- 8. the four windows of an int (prac9) -----------------------------------------------------------------
+
+def windows():
+    text, found = b"a gold word", [b"gold", b"word"]  # docs/prac9.md, step 1b's worked example
+    length = len(text)
+    nints = length // 4 + 1  # as prac9/match.cu copies it: the last int part text, part zeros
+    data = text + bytes(4 * nints - length)
+    t = [int.from_bytes(data[4 * i:4 * i + 4], "little") for i in range(nints)]
+    npos = length - 3  # positions 0 .. length - 4
+
+    def window(i, k):  # prac9/match_kernel.cuh, step (d)
+        return t[i] if k == 0 else ((t[i] >> (8 * k)) | (t[i + 1] << (32 - 8 * k))) & 0xFFFFFFFF
+
+    packed = {int.from_bytes(w, "little"): w.decode() for w in found}
+    hits = {}
+    for p in range(npos):
+        i, k = divmod(p, 4)
+        w = window(i, k)
+        assert w == int.from_bytes(data[p:p + 4], "little")  # the formula is the bytes at p
+        if w in packed:
+            hits[(i, k)] = packed[w]
+    assert sorted(hits.values()) == sorted(w.decode() for w in found)
+
+    def shown(b):
+        return "␣" if b == 32 else chr(b) if b else "0"
+
+    W, L, X0, cw = 880, 24, 250, 46
+    s = Svg(W, 700, "The text as ints, and the three shifted copies that hold every 4-byte window")
+    heading(s, L, "The four windows of an int: every 4-byte position of the text",
+            "prac9's worked example: the %d bytes \u201c%s\u201d read as %d unsigned ints (a GPU is little-endian)"
+            % (length, text.decode(), nints))
+
+    # the bytes, their positions, and the ints they make
+    yb = 100
+    s.text(X0 - 12, yb - 10, "byte position", size=12, anchor="end", fill=MUTED)
+    s.text(X0 - 12, yb + 21, "text", size=13, anchor="end", weight="bold")
+    for b in range(4 * nints):
+        x = X0 + b * cw
+        s.text(x + cw / 2, yb - 10, str(b), size=12, anchor="middle", fill=MUTED)
+        pad = b >= length
+        cell(s, x, yb, cw, 30, shown(data[b]), fill=GREY_F if pad else (BLUE_F if (b // 4) % 2 == 0 else TEAL_F),
+             stroke=RULE, size=15, colour=MUTED if pad else INK, mono=True)
+    for i in range(nints):
+        x = X0 + 4 * i * cw
+        s.rect(x, yb, 4 * cw, 30, fill="none", stroke=INK, sw=1.5)
+        bracket(s, x + 3, x + 4 * cw - 3, yb + 36, "t[%d] = 0x%08x" % (i, t[i]), colour=INK, size=12)
+    s.text(X0 + 4 * (nints - 1) * cw + 2 * cw, yb + 76, "the last int: its zero pads the text", size=12,
+           anchor="middle", fill=MUTED)
+    s.text(X0 - 12, yb + 58, "ints, in hex", size=12, anchor="end", fill=MUTED)
+    s.text(L, yb + 110, [("byte 4i + k is bits 8k … 8k+7 of t[i]: ", INK), ("t[0] = 0x6f 67 20 61", INK, True),
+                         (" is \u201co g ␣ a\u201d read from the top byte down", INK)], size=13)
+
+    # one row a window offset k: s_text[i] (k = 0), then s_shift[k - 1][i]
+    yr = yb + 150
+    s.text(L, yr - 8, "one row per offset k: the window at byte 4i + k is "
+           "(t[i] >> 8k) | (t[i + 1] << (32 − 8k))", size=14, weight="bold")
+    rows = ["s_text[i]", "s_shift[0][i]", "s_shift[1][i]", "s_shift[2][i]"]
+    rh = 64
+    for k in range(4):
+        y = yr + 14 + k * rh
+        s.text(L, y + 20, "k = %d" % k, size=13, weight="bold")
+        s.text(L + 48, y + 20, rows[k], size=13, mono=True, fill=BLUE if k == 0 else PURPLE)
+        for i in range(nints):
+            p = 4 * i + k
+            if p >= npos:
+                continue
+            x = X0 + p * cw
+            hit = hits.get((i, k))
+            for j in range(4):
+                b = p + j
+                from_next = j >= 4 - k  # the low k bytes of t[i + 1]
+                fill = GREEN_F if hit else (ORANGE_F if from_next else PAPER)
+                cell(s, x + j * cw, y + 2, cw, 26, shown(data[b]), fill=fill, stroke=RULE, size=14, mono=True)
+            s.rect(x + 1, y + 2, 4 * cw - 2, 26, fill="none", stroke=GREEN if hit else INK, sw=2.5 if hit else 1.2,
+                   rx=3)
+            label = "i = %d: 0x%08x" % (i, window(i, k))
+            s.text(x + 2 * cw, y + 44, label + ("  = \u201c%s\u201d" % hit if hit else ""), size=12,
+                   anchor="middle", fill=GREEN if hit else MUTED, weight="bold" if hit else None, mono=True)
+    ye = yr + 14 + 4 * rh + 8
+    swatch(s, L, ye, PAPER, INK, "from t[i]: its top 4 − k bytes, shifted down by 8k bits", size=12)
+    swatch(s, L + 400, ye, ORANGE_F, RULE, "from t[i + 1]: its low k bytes, shifted up", size=12)
+    swatch(s, L, ye + 24, GREEN_F, GREEN, "a word found: one compare of two ints (gold = 0x%08x, word = 0x%08x)"
+           % tuple(int.from_bytes(w, "little") for w in found), size=12)
+    ye = para(s, L, ye + 54, "Positions 0 to length − 4 = %d: %d windows, 4 per int. A window at 4i + k with k > 0 needs "
+              "t[i + 1]: for the last int of a chunk that is the next chunk's first, the one halo int loaded with "
+              "it (s_text[MATCH_CHUNK]). Windows that would start past position %d are not counted: they would "
+              "hang past the end of the text." % (npos - 1, npos, npos - 1), size=12, fill=MUTED)
+    s.height = ye + 4
+    return s.render()
+
+
 DIAGRAMS = [("hierarchy.svg", hierarchy), ("coalescing.svg", coalescing), ("banks.svg", banks),
             ("reduction_tree.svg", reduction_tree), ("lookback.svg", lookback), ("pcr.svg", pcr),
-            ("radix_pass.svg", radix_pass)]
+            ("radix_pass.svg", radix_pass), ("windows.svg", windows)]
 
 
 def main(argv):
