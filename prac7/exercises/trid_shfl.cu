@@ -6,11 +6,10 @@
  * trid_shfl.cu -- practical 7, step 6: one warp a system (NX <= 32), rows in registers, neighbours by warp
  * shuffles: no shared memory and no __syncthreads.
  *
- * Lane i holds row i. At stride s, __shfl_up_sync(mask, v, s) hands lane i the value of lane i - s and
- * __shfl_down_sync(mask, v, s) that of lane i + s; a shuffle is one instruction in which every lane reads
- * before any writes, so the two barriers of trid.cu are not needed. Lanes i >= NX hold the identity row
- * (a = c = d = 0), so that the shuffles always involve all 32 lanes. M systems run as M warps, four per block;
- * system m has lambda_m = lambda (1 + m / M), as in trid_dyn.
+ * Lane i holds row i, and at stride s fetches the rows of lanes i - s and i + s with shuffles (the TODO below;
+ * the answers to its questions are in docs/answers/prac7.md, "Step 6": try first). Lanes i >= NX hold the
+ * identity row (a = c = d = 0), so that the shuffles always involve all 32 lanes. M systems run as M warps,
+ * four per block; system m has lambda_m = lambda (1 + m / M), as in trid_dyn.
  *   nvcc -O3 -arch=native -I../common -I. exercises/trid_shfl.cu trid_gold.c -o exercises/trid_shfl
  */
 #define COURSE_STEPS "practical 7, workbook step 6 (course bullet 6)"
