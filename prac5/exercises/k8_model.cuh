@@ -13,11 +13,11 @@ static double s8_estimate_us(const s8_config *c, int resident_max, int split, in
   // an inner length of 8192, 132 SMs: 128x128 without a split against 64x64 split 16); then, for any plan:
   //  - waves: how many blocks does the plan launch (tiles of C, times the slices)? How many of them does the
   //    busiest of the g->sms SMs get, and in how many turns does it run them, at most resident_max at once?
-  //  - a turn: how many multiply-adds does a block do (its tile of C times its share of the inner length, in
-  //    whole tiles S8_BK = 16 deep)? How fast does an SM do them: its peak g->flops_sm_us, times the tile's
-  //    c->efficiency (a small tile loads more bytes per multiply-add), times s8_hiding(warps), which is below 1
-  //    when the resident warps are too few to hide each other's waits? Each turn first fills the pipeline,
-  //    g->fill_us.
+  //  - a turn: how many multiply-adds does a block do (mind that the inner length is walked in whole tiles,
+  //    S8_BK = 16 deep)? How fast does an SM do them? s8_gpu, s8_config and s8_hiding() in sgemm/k8_shapes.cuh
+  //    say in their comments what they hold: a peak, the share of it a tile reaches, and what is lost when
+  //    the resident warps are too few to hide each other's waits. What does a turn cost before its first
+  //    multiply-add (g->fill_us)?
   //  - split-K: what does a split > 1 cost that no split does? The slices are written to a workspace and
   //    read back and added by a second kernel (bytes at g->bytes_us per microsecond), and that is a launch,
   //    g->launch_us.

@@ -5,11 +5,11 @@
  * nothing and ./exercises/transpose_ladder -kernel=3 ends RESULT: FAIL (exercise not done: ...).
  */
 __global__ void transpose_padded(const float *__restrict__ in, float *__restrict__ out, int rows, int cols) {
-  // TODO(step 6): declare the tile one float wider than kernel 2's, so that a column of it spans 32 banks
-  // TODO(step 6): as transpose_shared (../transpose/t2_shared.cuh): load in[r][c] into the tile when inside
-  // the input (c = blockIdx.x * TILE + tx, r = blockIdx.y * TILE + ty), synchronise, and write the tile's
-  // transposed element to out[orow][oc] when inside the output (oc = blockIdx.y * TILE + tx,
-  // orow = blockIdx.x * TILE + ty)
+  // TODO(step 6): declare the tile. Word w of shared memory is in bank w mod 32: in kernel 2's TILE x TILE
+  // tile, which bank holds element (i, j), and so where does a column lie? What row length would put the 32
+  // elements of a column in 32 different banks, and what does that cost?
+  // TODO(step 6): the load, the barrier and the store are kernel 2's (../transpose/t2_shared.cuh), both sides
+  // guarded: read in[][] along a row of the tile, write out[][] from a column of it
   (void)in;
   (void)out;
   (void)rows;

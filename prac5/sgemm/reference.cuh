@@ -129,7 +129,13 @@ static void reference_setup(sgemm_reference *r, const float *d_A, const float *d
     getLastCudaError("sgemm_widen execution failed");
     sgemm_widen<<<ref_grid(nB), REF_THREADS>>>(d_B, d_B64, nB, magnitude);
     getLastCudaError("sgemm_widen execution failed");
-    // C^T (K x M, ld K) = B^T (K x N, ld K) * A^T (N x M, ld N)
+    // C^T (K x M, ld K) = B^T (K x N, ld K) * A^T (N x M, ld N). One call for the whole product, though at
+    // 8192^3 it is M N K = 2^39 FP64 multiply-adds in what is usually one launch: seconds on a GPU whose FP64
+    // rate is 1/32 or 1/64 of its FP32 rate (a T4, an RTX 30), past the 2 s a Windows display watchdog allows
+    // a launch (docs/troubleshooting.md#windows-watchdog). It is not cut into panels of columns of C^T because
+    // cuBLAS chooses its kernel, and whether to split the inner length (split-K, which changes the order of
+    // each dot product's additions), from the shape it is given: a panel's C64 could differ in its last bits
+    // from the whole call's, and no documented rule says it will not.
     checkCudaErrors(cublasDgemm(sgemm_cublas_handle, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, d_B64, K, d_A64, N,
                                 &zero, magnitude ? r->d_s64 : r->d_C64, K));
   }
