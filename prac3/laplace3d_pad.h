@@ -20,7 +20,10 @@ static inline void copy_in_padded(float *d, const float *h, int NX, int NY, int 
     checkCudaErrors(cudaMemcpy(d, h, (size_t)NX * NY * NZ * sizeof(float), cudaMemcpyHostToDevice));
     return;
   }
-  checkCudaErrors(cudaMemset(d, 0, (size_t)pitch * NY * NZ * sizeof(float)));
+  // the padding alone (pitch - NX floats at the end of each row): zeroing the whole array would also hide a
+  // row the copy missed, whose zeros could pass for the grid's zero interior
+  checkCudaErrors(cudaMemset2D(d + NX, pitch * sizeof(float), 0, (size_t)(pitch - NX) * sizeof(float),
+                               (size_t)NY * NZ));
   checkCudaErrors(cudaMemcpy2D(d, pitch * sizeof(float), h, NX * sizeof(float), NX * sizeof(float),
                                (size_t)NY * NZ, cudaMemcpyHostToDevice));
 }

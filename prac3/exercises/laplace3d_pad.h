@@ -25,8 +25,10 @@ static inline int row_pitch(int NX, int pad) {
 static inline void copy_in_padded(float *d, const float *h, int NX, int NY, int NZ, int pitch) {
   checkCudaErrors(cudaMemset(d, 0xff, (size_t)pitch * NY * NZ * sizeof(float))); // poison (NaN): a point
                                                                                   // the copy misses fails
-  // TODO(step 6): zero d (padding and all, cudaMemset), then copy the rows: cudaMemcpy2D(dst, dst pitch in
-  // bytes, src, src pitch in bytes, row width in bytes, number of rows, cudaMemcpyHostToDevice)
+  // TODO(step 6): if there is padding (pitch > NX), zero it alone, the pitch - NX floats at the end of each
+  // row (cudaMemset2D: a 2-D memset takes a pitch too; zeroing all of d would also wipe the poison, and a row
+  // your copy missed would then hold zeros, which the grid's interior starts as), then copy the rows:
+  // cudaMemcpy2D(dst, dst pitch in bytes, src, src pitch in bytes, row width in bytes, number of rows, kind)
   (void)h;
   (void)NX;
 }
