@@ -2,7 +2,7 @@
  * prac6b.cu -- practical 6, step 3: one kernel written once as a template, compiled for float, int and double.
  *
  * `template <class T>` makes my_first_kernel a pattern; each my_first_kernel<T><<<...>>> launch makes nvcc
- * compile one more real kernel with T replaced (ptxas lists three: look for ILf, ILi, ILd in the mangled
+ * compile one more real kernel with T replaced (ptxas lists three: look for IfE, IiE, IdE in the mangled
  * names of the build log). Each copy has its own arithmetic: threadIdx.x / 2 is 3.5 in float and double and
  * 3 in int, from one line of source. A macro would paste text instead, with no types and no checks.
  * The course's exercise is to add double (exercises/prac6b.cu).

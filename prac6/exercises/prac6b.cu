@@ -9,7 +9,7 @@
  * What the finished program says:
  *
  * `template <class T>` makes my_first_kernel a pattern; each my_first_kernel<T><<<...>>> launch makes nvcc
- * compile one more real kernel with T replaced (ptxas lists three: look for ILf, ILi, ILd in the mangled
+ * compile one more real kernel with T replaced (ptxas lists three: look for IfE, IiE, IdE in the mangled
  * names of the build log). Each copy has its own arithmetic: threadIdx.x / 2 is 3.5 in float and double and
  * 3 in int, from one line of source. A macro would paste text instead, with no types and no checks.
  *   nvcc -O3 -arch=native -DEXERCISE -I. -I../common exercises/prac6b.cu prac6_gold.c -o exercises/prac6b   (in prac6/)
