@@ -9,11 +9,13 @@ Each picture is computed from a small example (the reduction's sums, the radix p
 padded tile), so what it shows is what the workbook's code does:
   hierarchy.svg       grid, block, warp, lane, and the global index       docs/concepts.md, docs/prac1.md
   coalescing.svg      a warp reading 32 consecutive words, and stride 32  docs/concepts.md, docs/prac1.md
-  banks.svg           32 banks; a 32 x 32 tile's column, and pitch 33     docs/concepts.md, prac5/transpose/
+  banks.svg           32 banks; a 32 x 32 tile's column, and pitch 33     docs/concepts.md, docs/answers/prac5.md
+  banks_column.svg    the same, the 32 x 32 tile alone (no answer shown)  docs/prac5.md, step 6
   reduction_tree.svg  prac4/reduction.cu's tree over 16 values            docs/prac4.md, step 1
   lookback.svg        prac8's decoupled look-back (scans/s2_lookback.cuh) docs/prac8.md, step 4
   pcr.svg             prac7/trid.cu's parallel cyclic reduction, 8 rows   docs/prac7.md, step 3
-  radix_pass.svg      prac8's one-bit and 4-bit radix passes (sort/)      docs/prac8.md, steps 7 and 8
+  radix_pass.svg      prac8's one-bit radix pass (sort/k1_one_bit.cuh)    docs/prac8.md, step 7
+  radix_digits.svg    prac8's 4-bit pass: counts, scan, scatter           docs/answers/prac8.md, step 8
   windows.svg         prac9's ints of text and their three shifted copies docs/prac9.md, step 1b
 The output depends on nothing but this file: no dates, no dictionaries in arbitrary order, numbers rounded
 to two decimals, so a stale picture shows as a diff and `make test` fails it.
@@ -339,9 +341,13 @@ def coalescing():
 
 # ---- 3. shared-memory banks --------------------------------------------------------------------------------
 
-def banks():
+def banks(padded=True):
+    """Both tiles (docs/concepts.md, prac5's answer 6), or with padded=False only the 32 x 32 tile's conflict:
+    the picture prac5's handout shows before its step 6 exercise, which asks for the padded tile."""
     W, L, X0, cw, ch = 890, 20, 104, 24, 22
-    s = Svg(W, 700, "Shared-memory banks: a 32 x 32 tile's column conflicts, a 32 x 33 tile's does not")
+    title = ("Shared-memory banks: a 32 x 32 tile's column conflicts, a 32 x 33 tile's does not" if padded else
+             "Shared-memory banks: a 32 x 32 tile's column lies in one bank")
+    s = Svg(W, 700, title)
     heading(s, L, "Shared memory: 32 banks of 4-byte words",
             "bank = (byte offset / 4) mod 32. A warp's access takes one pass when its 32 lanes use 32 different banks")
     s.text(L, 72, "(or read one word); n lanes reading different words of one bank take n passes: an n-way bank "
@@ -377,6 +383,11 @@ def banks():
            "store tile[ty][tx] (ty = 0): the 32 lanes write row 0, banks 0 … 31: one pass")
     swatch(s, L, y + 40, RED_F, RED, "load tile[tx][ty] (ty = 0): lane r reads (r, 0); all 32 are in bank 0: a 32-way "
            "conflict, 32 passes")
+    if not padded:
+        s.text(L, y + 72, "prac5's transpose ladder: kernel 2 (t2_shared.cuh) reads its tile down a column like this; "
+               "removing the conflict is step 6's exercise", size=12, fill=MUTED)
+        s.height = y + 90
+        return s.render()
 
     # (b) tile[32][33]: the memory as it is, 32 words a line, padding included
     yb = y + 90
@@ -412,6 +423,10 @@ def banks():
            "tile[32][33]; one float per row of padding", size=12, fill=MUTED)
     s.height = y + 108
     return s.render()
+
+
+def banks_column():
+    return banks(padded=False)
 
 
 # ---- 4. the tree reduction ---------------------------------------------------------------------------------
@@ -678,15 +693,15 @@ DIGIT_COLOURS = [(BLUE, BLUE_F), (GREEN, GREEN_F), (ORANGE, ORANGE_F), (PURPLE, 
 
 def radix_pass():
     W, L = 880, 24
-    s = Svg(W, 1000, "One radix-sort pass: a stable split on one bit, and a 4-bit pass over tiles")
+    s = Svg(W, 1000, "One radix-sort pass on one bit: a stable split")
     heading(s, L, "One radix-sort pass: every key to its place, stably",
-            "prac8, steps 7 and 8 (sort/k1_one_bit.cuh, sort/k2_four_bit.cuh); the least significant digit first")
+            "prac8, step 7 (sort/k1_one_bit.cuh); the least significant bit first")
 
     # (a) one bit
     keys = [5, 2, 7, 0, 3, 6, 4, 1]
     bit = 0
     ya = 88
-    s.text(L, ya, "(a) one bit (radix_1bit): zeros first, then ones, each in the order they came", size=14,
+    s.text(L, ya, "one bit (radix_1bit): zeros first, then ones, each in the order they came", size=14,
            weight="bold")
     X0, cw = 144, 88
     zeros = [k for k in keys if not (k >> bit) & 1]
@@ -737,11 +752,20 @@ def radix_pass():
             colour=ORANGE)
     s.text(L, yo + 80, [("a 0 goes to ", INK), ("zeros before it", BLUE, True), (";  a 1 to ", INK),
                         ("total zeros + ones before it = %d + (i − zeros before it)" % nz, ORANGE, True)], size=13)
-    para(s, L, yo + 98, "In the kernel, 1024 keys at a time: __ballot_sync gives each warp the mask of its zeros, "
-         "__popc of the mask's lanes below a key its rank in the warp, and one warp scans the 32 warp counts.",
-         size=12, fill=MUTED)
+    ye = para(s, L, yo + 98, "In the kernel, 1024 keys at a time: __ballot_sync gives each warp the mask of its "
+              "zeros, __popc of the mask's lanes below a key its rank in the warp, and one warp scans the 32 warp "
+              "counts.", size=12, fill=MUTED)
+    s.height = ye + 8
+    return s.render()
 
-    # (b) 4 bits over tiles
+
+def radix_digits():
+    """prac8's 4-bit pass: counts, their scan, the scatter. It shows step 8b's answer (the counts' order), so
+    it is drawn apart from radix_pass.svg and shown in docs/answers/prac8.md, after the exercise."""
+    W, L = 880, 24
+    s = Svg(W, 1000, "A 4-bit radix-sort pass over tiles: counts, their scan, scatter")
+    heading(s, L, "A 4-bit radix-sort pass over tiles, stably",
+            "prac8, step 8 (sort/k2_four_bit.cuh, sort/radix4_ranks.cuh); the least significant digit first")
     ntile, per = 3, 4
     keys4 = [0x27, 0x3A, 0x17, 0x52, 0x4A, 0x07, 0x62, 0x1F, 0x2A, 0x72, 0x0F, 0x37]
     shift = 0
@@ -771,8 +795,8 @@ def radix_pass():
         d = (k >> shift) & 15
         return [("0x%X" % (k >> 4), INK), ("%X" % d, colours[d][0], True)]
 
-    yb = yo + 150
-    s.text(L, yb, "(b) 4 bits a pass (radix_4bit): 3 tiles of 4 keys here (4096 in the code); this pass sorts on the "
+    yb = 88
+    s.text(L, yb, "4 bits a pass (radix_4bit): 3 tiles of 4 keys here (4096 in the code); this pass sorts on the "
            "last hex digit", size=14, weight="bold")
     KX, kw, tg = 144, 50, 26
 
@@ -950,8 +974,9 @@ def windows():
 
 
 DIAGRAMS = [("hierarchy.svg", hierarchy), ("coalescing.svg", coalescing), ("banks.svg", banks),
-            ("reduction_tree.svg", reduction_tree), ("lookback.svg", lookback), ("pcr.svg", pcr),
-            ("radix_pass.svg", radix_pass), ("windows.svg", windows)]
+            ("banks_column.svg", banks_column), ("reduction_tree.svg", reduction_tree), ("lookback.svg", lookback),
+            ("pcr.svg", pcr), ("radix_pass.svg", radix_pass), ("radix_digits.svg", radix_digits),
+            ("windows.svg", windows)]
 
 
 def main(argv):
