@@ -3,7 +3,7 @@
  *
  * my_unrolled_kernel is my_first_kernel (../prac6c.cu) again. At size 64 ptxas leaves its loops as loops, so
  * xl[i] is indexed at run time and the array goes to local memory (ptxas: "256 bytes stack frame"). Make every
- * index into xl a compile-time constant: unroll the loops completely (the TODO(step 4)s). Then
+ * index into xl a compile-time constant, as the compiler does by itself at size 16 (the TODO(step 4)s). Then
  *   make exercises/prac6c && ./exercises/prac6c
  * prints the local memory of both size-64 kernels and ends RESULT: PASS once the unrolled one has none; ptxas's
  * lines for both are in .obj/exercises/prac6c/prac6c.cu.log. The finished file is ../prac6c_unroll.cuh.
@@ -13,12 +13,12 @@ __global__ void my_unrolled_kernel(float *x, int n) {
   float xl[size];
   int tid = threadIdx.x + blockDim.x * blockIdx.x;
   if (tid >= n) return;
-  // TODO(step 4): have the compiler unroll this loop completely (size is a template constant, so it can). One
-  // line before the loop asks for that: find it in the CUDA C++ Programming Guide (loop unrolling) ...
+  // TODO(step 4): size is a template constant, so the compiler could turn this loop into size copies of its
+  // body, each with a constant i; at size 64 it will not on its own. How can the source ask it to? ...
   for (int i = 0; i < size; i++) xl[i] = expf(-(float)XL_DECAY * (float)i * (float)tid);
   float sum = 0.0f;
-  // TODO(step 4): ... and the same for both of these (the inner one too), so that every index into xl is a
-  // constant
+  // TODO(step 4): ... and here, where xl is read: which of these loops must it happen to, for every index
+  // into xl to be a constant?
   for (int i = 0; i < size; i++)
     for (int j = 0; j < size; j++) sum += xl[i] * xl[j];
   x[tid] = sum;

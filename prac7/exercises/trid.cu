@@ -12,7 +12,7 @@
  * (s = 1, 2, 4, ..., 64), so that after log2 NX = 7 steps every row reads x[i] = d[i]. The CPU gold solves
  * the same steps by the Thomas algorithm in double.
  *
- * Handout steps 1-3: build, run, read the kernel (the PCR step, the two __syncthreads). It prints all NX
+ * Handout steps 1-3: build, run, write the PCR step (TODO(step 3)). It prints all NX
  * values first, in the course's lines (-v, which used to ask for them, is kept); -niter=N the time steps.
  *   nvcc -O3 -arch=native -I../common -I. exercises/trid.cu trid_gold.c -o exercises/trid
  */
@@ -49,9 +49,10 @@ __global__ void GPU_trid(int niter, float lambda, float *d_u) {
       float ai = a[i], ci = c[i], di = d[i];
       // TODO(step 3): one PCR step at stride s, the one docs/prac7.md step 3 derives by hand:
       //   read rows i-s and i+s into registers too (a row outside 0 .. NX-1 is a = c = d = 0);
-      //   __syncthreads();   (why here?)
-      //   row i's new a, c and d, by step 3's elimination, from the values read before the barrier;
-      //   store the new row in place of the three lines below, then __syncthreads();   (and why here too?)
+      //   row i's new a, c and d, by your elimination on paper, from those registers;
+      //   store the new row in place of the three lines below.
+      //   Other threads overwrite rows in place while you read them: where must the whole block wait, so
+      //   that every thread reads only this stride's old rows, and the next stride only new ones?
       a[i] = ai;
       c[i] = ci;
       d[i] = di;
