@@ -199,6 +199,10 @@ int main(int argc, char **argv) {
                         K % 4 || work ? "A, B, C, the FP64 reference and kernel 8's workspaces"
                                       : "A, B, C and the FP64 reference",
                         user_sized);
+    if (reference_too_long(dev, M, N, K))
+      return result_skip("this GPU has a display watchdog, and the FP64 reference of a %d x %d x %d product may "
+                         "outlast it (docs/troubleshooting.md#windows-watchdog): up to 4096^3 runs here",
+                         M, N, K);
     sgemm_problem p;
     problem_setup(&p, M, N, K, seed, !bench && !tune && kernel == 0 && !fault, 0);
     ok = p.base_ok;

@@ -107,6 +107,17 @@ static size_t reference_peak_bytes(int M, int N, int K) {
 }
 static size_t reference_kept_bytes(int M, int K) { return 2 * (size_t)M * K * sizeof(double); }
 
+// 1 when this GPU stops a launch that runs too long (a display watchdog: cudaDevAttrKernelExecTimeout, about
+// 2 s under Windows and WSL 2) and the reference's cublasDgemm of this product does more than 2^36
+// multiply-adds (a 4096^3 product): about half a second at a T4's FP64 rate, 1/32 of its FP32, and seconds at
+// 8192^3 (docs/troubleshooting.md#windows-watchdog). Such a run is a SKIP that says why, not a launch failure
+#define REF_WATCHDOG_MACS 68719476736.0 // 2^36
+static int reference_too_long(int dev, int M, int N, int K) {
+  int timeout = 0;
+  checkCudaErrors(cudaDeviceGetAttribute(&timeout, cudaDevAttrKernelExecTimeout, dev));
+  return timeout && (double)M * N * K > REF_WATCHDOG_MACS;
+}
+
 static int ref_grid(size_t n) { return (int)(n / REF_THREADS + 1 < REF_BLOCKS ? n / REF_THREADS + 1 : REF_BLOCKS); }
 
 // C64 = A B and s64 = |A| |B| in double, by cublasDgemm on the ladder's handle (sgemm/k0_cublas.cuh: made once,
