@@ -199,7 +199,7 @@ int main(int argc, char **argv) {
       {"ny", ARG_INT, &NY, 3, 65535, "grid points in j"},
       {"nz", ARG_INT, &NZ, 3, 65535, "grid points in k"},
       {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations each kernel's check runs"},
-      {"T", ARG_INT, &T, 1, 7, "kernel 4's sweeps a pass (TB_SWEEPS; 7 needs TB_BLOCK_Y of 48 or less)"},
+      {"T", ARG_INT, &T, 1, 7, "kernel 4's sweeps per pass (TB_SWEEPS; 7 needs TB_BLOCK_Y of 48 or less)"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time every kernel and the copy, print the table and BENCH lines"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},

@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
   int warps_only = bench || step >= 4;
   if (warps_only && threads % 32) args_fail("-threads=%d: steps 4 to 6 need whole warps, a multiple of 32", threads);
   if ((step == 3 || step == 4 || step == 5 || bench) && ceil_div(n, threads) > 2147483647LL)
-    args_fail("-n=%lld with %d threads a block needs more than 2^31 - 1 blocks: give more threads", n, threads);
+    args_fail("-n=%lld with %d threads per block needs more than 2^31 - 1 blocks: give more threads", n, threads);
   if (uniform && step == 5 && !bench) args_fail("step 5 adds integers: -uniform does not apply");
   if (uniform && sparse) args_fail("-uniform or -sparse, not both");
 

@@ -79,7 +79,7 @@ static void run_kernel(xl_kernel kernel, float *h_x, float *d_x, int n, int nthr
   cudaFuncAttributes attr;
   checkCudaErrors(cudaFuncGetAttributes(&attr, kernel));
   if (nthreads > attr.maxThreadsPerBlock) {
-    printf(" (%d registers a thread: blocks of %d threads, not %d)", attr.numRegs, attr.maxThreadsPerBlock, nthreads);
+    printf(" (%d registers per thread: blocks of %d threads, not %d)", attr.numRegs, attr.maxThreadsPerBlock, nthreads);
     nthreads = attr.maxThreadsPerBlock;
   }
   checkCudaErrors(cudaMemset(d_x, 0xff, (size_t)n * sizeof(float)));

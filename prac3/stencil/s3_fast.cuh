@@ -45,7 +45,7 @@
 #define FAST_BLOCK_Y 4 // 128 threads per block, 4 x ROWS rows: small blocks pack 7 to an SM at 72 registers
 #endif
 #ifndef ROWS
-#define ROWS 2 // rows a thread owns (trick 4): ROWS loads from memory in flight, 2 halo rows, per step
+#define ROWS 2 // rows per thread (trick 4): ROWS loads from memory in flight, 2 halo rows, per step
 #endif
 #ifndef MAX_THREADS
 #define MAX_THREADS (ROWS <= 2 ? 896 : 2048 / ROWS) // trick 6: __launch_bounds__, 72 registers for ROWS=2

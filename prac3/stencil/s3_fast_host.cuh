@@ -53,10 +53,10 @@ static void fast_prepare(stencil_launch *a, const stencil_block *b, int dev) {
   // tricks 4 and 6: the register count decides the largest block that launches (MAX_THREADS or fewer)
   cudaFuncAttributes attr;
   checkCudaErrors(cudaFuncGetAttributes(&attr, GPU_laplace3d_fast));
-  printf("GPU_laplace3d_fast: %d rows a thread, %d registers, blocks of at most %d threads\n", ROWS, attr.numRegs,
+  printf("GPU_laplace3d_fast: %d rows per thread, %d registers, blocks of at most %d threads\n", ROWS, attr.numRegs,
          attr.maxThreadsPerBlock);
   if (b->bx * b->by > attr.maxThreadsPerBlock)
-    args_fail("a %dx%d block: at %d registers a thread the kernel launches at most %d threads a block", b->bx, b->by,
+    args_fail("a %dx%d block: at %d registers per thread the kernel launches at most %d threads per block", b->bx, b->by,
               attr.numRegs, attr.maxThreadsPerBlock);
   a->maxthreads = attr.maxThreadsPerBlock;
 }
