@@ -74,14 +74,6 @@ static void poison(const match_launch *m) {
   if (m->d_partial) checkCudaErrors(cudaMemset(m->d_partial, 0xff, sizeof(int) * m->nwords * (size_t)m->nblocks));
 }
 
-// the GPU's counts against the exact gold: how many differ, and the first in *first
-static int count_bad(const int *gpu, const int *gold, int nwords, int *first) {
-  int nbad = 0;
-  for (int w = nwords - 1; w >= 0; w--)
-    if (gpu[w] != gold[w]) nbad++, *first = w;
-  return nbad;
-}
-
 // the whole file: NULL, with the reason in why, when it cannot be read or is over MATCH_MAX_LENGTH bytes
 static unsigned char *read_text(const char *path, size_t *length, char *why, size_t nwhy) {
   FILE *f = fopen(path, "rb");
@@ -253,7 +245,8 @@ int main(int argc, char **argv) {
   run_match(&m);
   checkCudaErrors(cudaMemcpy(h_gpu, m.d_counts, sizeof(int) * nwords, cudaMemcpyDeviceToHost));
   print_counts("GPU", h_gpu, nwords);
-  int first = 0, nbad = count_bad(h_gpu, h_gold, nwords, &first);
+  gold_stats st; // exact: compare_int (gold_check.h) with no tolerance; st.first_bad the first that differs
+  int nbad = (int)compare_int(h_gpu, h_gold, (size_t)nwords, &st), first = (int)st.first_bad;
   if (kernel == 1)
     printf("kernel 1 (one block of %d threads, chunks of %d bytes): ", nthreads, 4 * MATCH_CHUNK);
   else
@@ -279,7 +272,7 @@ int main(int argc, char **argv) {
       ms = time_median_ms(run_match, &m, 3, reps);
     }
     checkCudaErrors(cudaMemcpy(h_gpu, m.d_counts, sizeof(int) * nwords, cudaMemcpyDeviceToHost));
-    nbad_timed = count_bad(h_gpu, h_gold, nwords, &first);
+    nbad_timed = (int)compare_int(h_gpu, h_gold, (size_t)nwords, &st);
     printf("kernel %d: %.4f ms (median of %d runs, CUDA events), %.2f GB/s of text; the copy of the text to the "
            "device %.3f ms; the last timed run's counts %s\n",
            kernel, ms, reps, length / (ms * 1e-3) / 1e9, copy_ms, nbad_timed ? "differ from the gold" : "agree");
