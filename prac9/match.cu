@@ -18,18 +18,16 @@
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(step 1)s in exercises/match_kernel.cuh"
 #endif
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "args.h"
 #include "gold_check.h"
 #include "helper_cuda.h"
 #include "timing.h"
 
+#include "match_text.h"
 #include "prac9_gold.h"
 
 #define MATCH_CHUNK 1024       // ints of text a chunk: 4 KB, and 12 KB for its three shifted copies
@@ -37,7 +35,6 @@
 #define MATCH_THREADS_MAX 1024 // and at most (the kernels' __launch_bounds__): past 1024 words, 2 to 4 per thread
 #define MATCH_SLOTS 4          // words a thread at most
 #define MATCH_WORDS_MAX 4096
-#define MATCH_MAX_LENGTH 2147483647LL // bytes of text at most: every count fits the course's int
 static_assert(MATCH_SLOTS * MATCH_THREADS_MAX >= MATCH_WORDS_MAX, "one block must hold every word");
 
 #ifndef EXERCISE
@@ -74,67 +71,6 @@ static void poison(const match_launch *m) {
   if (m->d_partial) checkCudaErrors(cudaMemset(m->d_partial, 0xff, sizeof(int) * m->nwords * (size_t)m->nblocks));
 }
 
-// the whole file: NULL, with the reason in why, when it cannot be read or is over MATCH_MAX_LENGTH bytes
-static unsigned char *read_text(const char *path, size_t *length, char *why, size_t nwhy) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(why, nwhy, "cannot open %s: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 65536, n = 0, got = 1;
-  unsigned char *buf = (unsigned char *)malloc(cap);
-  while (buf && got > 0) {
-    if (n == cap) {
-      if (cap > (size_t)MATCH_MAX_LENGTH) break;
-      unsigned char *more = (unsigned char *)realloc(buf, 2 * cap);
-      if (!more) free(buf);
-      buf = more, cap *= 2;
-      if (!buf) break;
-    }
-    got = fread(buf + n, 1, cap - n, f);
-    n += got;
-  }
-  const char *problem = !buf ? "out of host memory" : ferror(f) ? strerror(errno) : NULL;
-  if (!problem && n > (size_t)MATCH_MAX_LENGTH) problem = "longer than 2147483647 bytes, the most this program takes";
-  fclose(f);
-  if (problem) {
-    snprintf(why, nwhy, "cannot read %s: %s", path, problem);
-    free(buf);
-    return NULL;
-  }
-  *length = n;
-  return buf;
-}
-
-// the default text, the course's: match.cu beside this binary (/proc/self/exe, else argv[0]), or one folder up
-// for the starting file exercises/match. The current folder is not looked at: a program run from elsewhere
-// would read another file, or none (the course's fopen("match.cu") crashes there).
-static void default_source(char *path, size_t n, const char *argv0) {
-  char exe[PATH_MAX];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  if (len > 0)
-    exe[len] = '\0';
-  else
-    snprintf(exe, sizeof(exe), "%s", strchr(argv0, '/') ? argv0 : "./match");
-  *strrchr(exe, '/') = '\0'; // the binary's folder (exe holds a '/' either way)
-  snprintf(path, n, "%s/match.cu", exe);
-  if (access(path, R_OK) != 0) snprintf(path, n, "%s/../match.cu", exe);
-}
-
-// -words=w1,w2,...: each exactly 4 bytes; returns how many, each into words[4w..4w+3]
-static int parse_words(const char *list, unsigned char *words) {
-  int nwords = 0;
-  for (const char *p = list;; p++) { // p: the item after each comma
-    size_t len = strcspn(p, ",");
-    if (len != MATCH_WORD_BYTES)
-      args_fail("-words=%s: '%.*s' is %zu bytes; every word is exactly 4", list, (int)(len < 40 ? len : 40), p, len);
-    if (nwords == MATCH_WORDS_MAX) args_fail("-words=...: more than %d words", MATCH_WORDS_MAX);
-    memcpy(words + MATCH_WORD_BYTES * nwords++, p, MATCH_WORD_BYTES);
-    p += len;
-    if (*p == '\0') return nwords;
-  }
-}
-
 // the course's line format, for any number of words: " CPU matches = 3 3 12 16 "
 static void print_counts(const char *who, const int *counts, int nwords) {
   printf(" %s matches =", who);
@@ -165,7 +101,7 @@ int main(int argc, char **argv) {
   // the words, and the text: a file is read now, so that one that cannot be read is bad input, before the GPU
   unsigned char *h_wbytes = (unsigned char *)malloc(MATCH_WORD_BYTES * MATCH_WORDS_MAX);
   if (!h_wbytes) return result_fail("out of host memory");
-  if (!picked) nwords = parse_words(words_arg, h_wbytes);
+  if (!picked) nwords = parse_words(words_arg, h_wbytes, MATCH_WORDS_MAX);
   char path[PATH_MAX + 32], why[PATH_MAX + 128];
   size_t length = (size_t)gen;
   unsigned char *h_text = NULL;

@@ -2,7 +2,11 @@
  * match_gold.c -- practical 9's gold (gcc, C11): the course's count of 4-byte words in a text, the workbook's
  * exact count, and the generated texts and words of -gen= and -nwords=. prac9_gold.h says what each computes.
  */
+#include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "prac9_gold.h"
 
@@ -35,6 +39,84 @@ void match_gold_exact(const unsigned char *text, size_t length, const unsigned c
     for (size_t p = 0; p < npos; p++) c += memcmp(text + p, word, MATCH_WORD_BYTES) == 0;
     counts[w] = c;
   }
+}
+
+/* ---- the ladder's gold and the CPU peer ------------------------------------------------------------- */
+
+/* the order of the distinct words: by their first two bytes (the bucket), then by the whole packed int */
+static int by_bucket(const void *a, const void *b) {
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  unsigned bx = x & 0xffffu, by = y & 0xffffu;
+  return bx != by ? (bx < by ? -1 : 1) : (x > y) - (x < y);
+}
+
+/* where thread t of nt starts: the first line that starts at or after its share of the text, so that every line
+ * is one thread's (the lines of grep -c cannot be counted twice) */
+static size_t line_start(const unsigned char *text, size_t length, int t, int nt) {
+  if (t == 0) return 0;
+  size_t at = (size_t)((double)length * t / nt);
+  if (at == 0) return 0;
+  const unsigned char *nl = memchr(text + at - 1, '\n', length - (at - 1));
+  return nl ? (size_t)(nl - text) + 1 : length;
+}
+
+int match_count_cpu(const unsigned char *text, size_t length, const unsigned char *words, int nwords, int *counts,
+                    long long *lines) {
+  size_t npos = match_positions(length);
+  if (lines) *lines = 0;
+  if (nwords < 1) return 0;
+  unsigned *uniq = malloc(sizeof(unsigned) * nwords), *start = malloc(sizeof(unsigned) * 65537);
+  long long *total = calloc((size_t)nwords, sizeof(long long));
+  int failed = !uniq || !start || !total, nuniq = 0;
+  if (!failed) { // the distinct words in bucket order, and where each bucket's run of them starts
+    for (int w = 0; w < nwords; w++) uniq[w] = match_pack(words + (size_t)MATCH_WORD_BYTES * w);
+    qsort(uniq, (size_t)nwords, sizeof(unsigned), by_bucket);
+    for (int w = 0; w < nwords; w++)
+      if (nuniq == 0 || uniq[nuniq - 1] != uniq[w]) uniq[nuniq++] = uniq[w];
+    memset(start, 0, sizeof(unsigned) * 65537);
+    for (int j = 0; j < nuniq; j++) start[(uniq[j] & 0xffffu) + 1]++;
+    for (int b = 0; b < 65536; b++) start[b + 1] += start[b];
+  }
+  long long nlines = 0;
+#pragma omp parallel if (!failed) reduction(+ : nlines)
+  {
+    int t = 0, nt = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num(), nt = omp_get_num_threads();
+#endif
+    long long *mine = failed ? NULL : calloc((size_t)nuniq, sizeof(long long));
+    if (mine) {
+      size_t lo = line_start(text, length, t, nt), hi = line_start(text, length, t + 1, nt);
+      int matched = 0; // the line so far holds a match (one that does not run past its '\n')
+      for (size_t p = lo; p < hi; p++) {
+        if (p < npos) {
+          unsigned x = match_pack(text + p);
+          for (unsigned j = start[x & 0xffffu]; j < start[(x & 0xffffu) + 1]; j++)
+            if (uniq[j] == x) {
+              mine[j]++;
+              matched |= memchr(text + p, '\n', MATCH_WORD_BYTES) == NULL;
+              break;
+            }
+        }
+        if (text[p] == '\n') nlines += matched, matched = 0;
+      }
+      if (hi == length) nlines += matched; // a last line with no '\n'
+#pragma omp critical
+      for (int j = 0; j < nuniq; j++) total[j] += mine[j];
+      free(mine);
+    } else {
+#pragma omp atomic write
+      failed = 1;
+    }
+  }
+  for (int w = 0; w < nwords && !failed; w++) { // each word's count: its distinct word's
+    unsigned x = match_pack(words + (size_t)MATCH_WORD_BYTES * w);
+    const unsigned *at = bsearch(&x, uniq, (size_t)nuniq, sizeof(unsigned), by_bucket);
+    counts[w] = (int)total[at - uniq];
+  }
+  if (lines && !failed) *lines = nlines;
+  free(uniq), free(start), free(total);
+  return failed ? -1 : 0;
 }
 
 /* ---- -gen=N ------------------------------------------------------------------------------------------ */
@@ -130,8 +212,10 @@ void match_pick_words(unsigned char *words, int nwords, const unsigned char *tex
   size_t npos = match_positions(length);
   for (int w = 0; w < nwords; w++) {
     unsigned char *word = words + (size_t)MATCH_WORD_BYTES * w;
-    if (w % 2 == 0 && npos > 0) {
-      memcpy(word, text + prac9_hash((unsigned long long)w, seed ^ 0x5bd1e995u) % npos, MATCH_WORD_BYTES);
+    if (w % 2 == 0 && npos > 0) { // the first of up to 64 positions from a hashed one whose 4 bytes hold no '\n'
+      size_t p = prac9_hash((unsigned long long)w, seed ^ 0x5bd1e995u) % npos; // (a pattern file line for grep)
+      for (int tries = 1; tries < 64 && memchr(text + p, '\n', MATCH_WORD_BYTES); tries++) p = (p + 1) % npos;
+      memcpy(word, text + p, MATCH_WORD_BYTES);
     } else {
       unsigned h = prac9_hash((unsigned long long)w, seed ^ 0x1b873593u);
       for (int j = 0; j < MATCH_WORD_BYTES; j++) word[j] = (unsigned char)('a' + (h >> (8 * j)) % 26);

@@ -66,9 +66,87 @@ size_t match_plant(unsigned char *text, size_t n, const unsigned char *words, in
                    size_t *where, int *which, size_t max);
 
 /* -nwords=N: N words for a text: the even-numbered ones copied from the text at hashed positions (they occur
- * at least once), the odd-numbered ones 4 hashed lowercase letters (mostly absent); all letters when the text
- * is under 4 bytes */
+ * at least once; the first position from the hashed one on whose 4 bytes hold no newline, where one is near, so
+ * that each word is one line of a pattern file for grep), the odd-numbered ones 4 hashed lowercase letters
+ * (mostly absent); all letters when the text is under 4 bytes */
 void match_pick_words(unsigned char *words, int nwords, const unsigned char *text, size_t length, unsigned seed);
+
+/* The ladder's gold and the CPU peer (match_ladder -bench): the exact count of match_gold_exact, for many words on
+ * long texts. Each byte position's 4 bytes are looked up among the distinct words, sorted and put in buckets by
+ * their first two bytes (65,536 buckets: a position costs one bucket read and, rarely, a compare or two), on
+ * every core with OpenMP. A way of its own: no hash, no shifted ints, nothing the GPU's kernels do. counts[w] as
+ * match_gold_exact's; *lines (NULL: not wanted): the lines (runs of bytes ended by '\n', or the text's end)
+ * that hold at least one match wholly inside them, which is what `grep -F -c` counts. Returns 0, or -1 when out of
+ * host memory. */
+int match_count_cpu(const unsigned char *text, size_t length, const unsigned char *words, int nwords, int *counts,
+                    long long *lines);
+
+/* ---- match_any (step 3): patterns of any length, 1 to 64 bytes, in match_any_gold.c ------------------------
+ * A pattern list is npats patterns, pattern k the lens[k] bytes at pats[64 k ...] (64 bytes of room each).
+ * Overlapping matches count, and a pattern given twice is two patterns, each with every match. */
+#define MATCH_ANY_MAX_LEN 64
+#define MATCH_ANY_MAX_PATTERNS 4096
+
+/* -patterns=FILE (sep '\n': one pattern a line; a newline at the end of the last line is no empty line) or a
+ * -words= list (sep ','): each item 1 to 64 bytes, at most max of them. Returns how many, or -1 with the reason
+ * in why: an empty item, one over 64 bytes, more than max, or none at all. */
+int match_any_parse(const unsigned char *list, size_t n, char sep, unsigned char *pats, int *lens, int max,
+                    char *why, size_t nwhy);
+
+/* -npatterns=N: lengths hashed from minlen to maxlen. from_text: each the bytes of the text at a hashed position,
+ * pattern 0 at the very end of the text and pattern 1 at its very start (so that a run always has a match at
+ * each end); one longer than the text, and every one when !from_text, lowercase letters (mostly absent). */
+void match_any_pick(unsigned char *pats, int *lens, int npats, int minlen, int maxlen, int from_text,
+                    const unsigned char *text, size_t length, unsigned seed);
+
+/* The gold: counts[k] = the positions p, 0 <= p <= length - lens[k], where the text holds pattern k. A search
+ * of its own: at each position, the patterns whose first two bytes (or first byte, for 1-byte ones) are the
+ * text's there, each compared with the text byte by byte; no trie, no automaton, nothing the GPU's kernel
+ * shares. On every core with OpenMP, unless rec is given; rec (NULL: not wanted) gets the first maxrec matches
+ * as (position << 32 | k), in order of position, then pattern. Returns the number of matches in all, or -1 when
+ * out of host memory. */
+long long match_any_gold(const unsigned char *text, size_t length, const unsigned char *pats, const int *lens,
+                         int npats, unsigned long long *counts, unsigned long long *rec, size_t maxrec);
+
+/* The automaton the GPU walks: the trie of the patterns as a double array, a word a slot. From the state in a
+ * slot whose base is b, byte c leads to slot b + c, if that slot's label is c; else there is no transition.
+ *   bits 0-8   label: the byte on the edge into this state, or MATCH_ANY_NO_LABEL (a free slot, the root's)
+ *   bit  9     accepting: a pattern ends here (acc[] says which accepting state it is)
+ *   bits 10-31 base: where this state's children are (0 for a state with none)
+ * Every state with children has a base of its own, so a label of 8 bits is check enough: a slot b + c labelled
+ * c is the child of the one state whose base is b. Slots 0-255 hold no child (0 is the root), so base 0 leads
+ * nowhere. States are placed breadth first: the states nearest the root have the lowest slots. */
+#define MATCH_ANY_NO_LABEL 0x1ffu
+#define MATCH_ANY_LABEL(e) ((e) & 0x1ffu)
+#define MATCH_ANY_ACCEPTS(e) (((e) >> 9) & 1u)
+#define MATCH_ANY_BASE(e) ((e) >> 10)
+
+typedef struct {
+  unsigned *slot;       /* nslots slot words */
+  unsigned short *acc;  /* nslots: the accepting state in a slot, 0 .. nacc - 1 (0xffff where none) */
+  int nslots, nstates;  /* slots (every slot base + c of every base in range), and states, the root included */
+  int nacc, depth;      /* accepting states (the distinct patterns), and the longest pattern */
+  unsigned root_base;   /* the root's base: its children are slots root_base + c */
+  int *acc_of;          /* [npats]: the accepting state pattern k ends in (duplicates: the same one) */
+  int *acc_slot;        /* [nacc]: the slot of accepting state s */
+} match_any_automaton;
+
+/* Builds it (0), or returns -1 when out of host memory; match_any_free releases it. */
+int match_any_build(match_any_automaton *a, const unsigned char *pats, const int *lens, int npats);
+void match_any_free(match_any_automaton *a);
+
+/* PFAC on the host, as the GPU walks: from the root at every position, one transition a byte, until none is left
+ * or the text ends. counts[s] (NULL, or room for nacc): the walks that passed accepting state s; depths[d] (NULL,
+ * or room for 65): the walks that reached depth d. Returns the steps in all: the depth each walk reached, plus
+ * the one that found no transition. For the tests, and for the runner's count of how deep walks go. */
+unsigned long long match_any_walk(const match_any_automaton *a, const unsigned char *text, size_t length,
+                                  unsigned long long *counts, unsigned long long *depths);
+
+/* The GPU's list of matches, records (position << 32 | accepting state) in any order, as match_any_gold's: each
+ * record once for every pattern that ends in its state, sorted by position, then pattern. Writes at most maxout
+ * records to out; returns how many there are. */
+size_t match_any_expand(const unsigned long long *rec, size_t nrec, const int *acc_of, int npats, int nacc,
+                        unsigned long long *out, size_t maxout);
 
 #ifdef __cplusplus
 }
