@@ -90,8 +90,11 @@ int match_count_cpu(const unsigned char *text, size_t length, const unsigned cha
 /* -patterns=FILE (sep '\n': one pattern a line; a newline at the end of the last line is no empty line) or a
  * -words= list (sep ','): each item 1 to 64 bytes, at most max of them. Returns how many, or -1 with the reason
  * in why: an empty item, one over 64 bytes, more than max, or none at all. */
-int match_any_parse(const unsigned char *list, size_t n, char sep, unsigned char *pats, int *lens, int max,
-                    char *why, size_t nwhy);
+int match_any_parse(const unsigned char *list, size_t n, char sep, unsigned char *pats, int *lens, int max, char *why,
+                    size_t nwhy);
+
+/* -lengths=MIN-MAX, or one length: 0 with 1 <= *lo <= *hi <= 64 set, else -1 */
+int match_any_lengths(const char *s, int *lo, int *hi);
 
 /* -npatterns=N: lengths hashed from minlen to maxlen. from_text: each the bytes of the text at a hashed position,
  * pattern 0 at the very end of the text and pattern 1 at its very start (so that a run always has a match at
@@ -122,13 +125,13 @@ long long match_any_gold(const unsigned char *text, size_t length, const unsigne
 #define MATCH_ANY_BASE(e) ((e) >> 10)
 
 typedef struct {
-  unsigned *slot;       /* nslots slot words */
-  unsigned short *acc;  /* nslots: the accepting state in a slot, 0 .. nacc - 1 (0xffff where none) */
-  int nslots, nstates;  /* slots (every slot base + c of every base in range), and states, the root included */
-  int nacc, depth;      /* accepting states (the distinct patterns), and the longest pattern */
-  unsigned root_base;   /* the root's base: its children are slots root_base + c */
-  int *acc_of;          /* [npats]: the accepting state pattern k ends in (duplicates: the same one) */
-  int *acc_slot;        /* [nacc]: the slot of accepting state s */
+  unsigned *slot;      /* nslots slot words */
+  unsigned short *acc; /* nslots: the accepting state in a slot, 0 .. nacc - 1 (0xffff where none) */
+  int nslots, nstates; /* slots (every slot base + c of every base in range), and states, the root included */
+  int nacc, depth;     /* accepting states (the distinct patterns), and the longest pattern */
+  unsigned root_base;  /* the root's base: its children are slots root_base + c */
+  int *acc_of;         /* [npats]: the accepting state pattern k ends in (duplicates: the same one) */
+  int *acc_slot;       /* [nacc]: the slot of accepting state s */
 } match_any_automaton;
 
 /* Builds it (0), or returns -1 when out of host memory; match_any_free releases it. */

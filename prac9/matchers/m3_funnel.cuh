@@ -5,7 +5,13 @@
  * positions. Then for each word (from constant memory) it counts its windows that match, in a register, and adds
  * that count to the block's in shared memory when it is not zero: almost never, so the atomics cost nothing.
  * The vector after the fast loop's (its positions run past the text) is counted one position at a time.
+ * Built with -DEXERCISE (make exercises), the windows are the learner's: exercises/m3_windows.cuh.
  */
+#ifdef EXERCISE
+#include "../exercises/m3_windows.cuh"
+#else
+__device__ __forceinline__ void funnel_windows(uint4 a, unsigned e, unsigned win[16]) { windows16(a, e, win); }
+#endif
 __global__ void __launch_bounds__(LADDER_THREADS) match_funnel(const uint4 *__restrict__ text, ladder_plan p,
                                                                unsigned *__restrict__ counts) {
   extern __shared__ unsigned s_count[]; // nwords counts
@@ -15,7 +21,7 @@ __global__ void __launch_bounds__(LADDER_THREADS) match_funnel(const uint4 *__re
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   for (size_t v = (size_t)blockIdx.x * blockDim.x + threadIdx.x; v < p.nfull; v += stride) {
     unsigned win[16];
-    windows16(text[v], t32[4 * v + 4], win); // the int after the vector: the next thread's first, from L1
+    funnel_windows(text[v], t32[4 * v + 4], win); // the int after the vector: the next thread's first, from L1
     for (int j = 0; j < p.nwords; j++) {
       const unsigned w = c_words[j];
       unsigned c = 0;

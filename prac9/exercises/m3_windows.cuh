@@ -1,0 +1,16 @@
+/*
+ * exercises/m3_windows.cuh -- practical 9, step 2 (kernel 3), to write: the 16 windows of 4 bytes of a
+ * 16-byte vector, made in registers. (matchers/m3_funnel.cuh calls it; the finished version is windows16 in
+ * matchers/match_plan.cuh.) Vector v of the text is the ints a.x, a.y, a.z, a.w (bytes 16v..16v+15, byte
+ * 4i + k in bits 8k..8k+7 of int i); e is the int after them. win[k] must be the 4 bytes at byte 16v + k.
+ * Until the TODO is written every window is 0: `make exercises/match_ladder && ./exercises/match_ladder
+ * -kernel=3` FAILs (exercise not done). Then try -gen=4097, -nwords=64 -file=match_ladder (zero bytes).
+ */
+#define EXERCISE_TODO "fill in the TODO(step 2) in exercises/m3_windows.cuh"
+
+__device__ __forceinline__ void funnel_windows(uint4 a, unsigned e, unsigned win[16]) {
+  // TODO(step 2): win[4i] is int i itself; win[4i + k], k = 1, 2, 3, is its top 4 - k bytes and the low k bytes
+  // of the int after it: __funnelshift_r(lo, hi, s) returns the low 32 bits of the 64-bit (hi:lo) >> s, in one
+  // instruction. The ints in order are a.x, a.y, a.z, a.w, e.
+  (void)a, (void)e; for (int k = 0; k < 16; k++) win[k] = 0u;
+}
