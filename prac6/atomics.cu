@@ -243,6 +243,7 @@ static size_t targets_wrong(const atomics_launch *a, targets *h, const targets *
   return nt; // no such operation: nothing was checked
 }
 
+#define ATOMICS_WATCHDOG_ITEMS 16384 // items on one word or one lock at most, on a GPU with a display watchdog
 int main(int argc, char **argv) {
   int n = 1 << 18, ntargets = 8, nlock = 1 << 16, seed = 1, bench = 0;
   arg_spec opts[] = {
@@ -257,7 +258,22 @@ int main(int argc, char **argv) {
   if (!args_given(argc, argv, "nlock") && nlock > n) nlock = n;
   if (nlock > n) args_fail("-nlock=%d is more than -n=%d", nlock, n);
 
-  findCudaDevice(argc, argv);
+  // A display watchdog (Windows, WSL 2: cudaDevAttrKernelExecTimeout) stops a launch past about 2 s; the default's
+  // 8-bit add took 3 s in one launch on an H100 (131072 items per word). There the default is 16384 items, and a
+  // size with more per 32-bit word or lock SKIPs (16384 on one word: 28.6 ms for the 8-bit add, 305.8 ms for the
+  // spin lock on the H100). docs/troubleshooting.md#windows-watchdog
+  int dev = findCudaDevice(argc, argv), watchdog = 0;
+  checkCudaErrors(cudaDeviceGetAttribute(&watchdog, cudaDevAttrKernelExecTimeout, dev));
+  if (watchdog && !args_given(argc, argv, "n") && n > ATOMICS_WATCHDOG_ITEMS) {
+    n = ATOMICS_WATCHDOG_ITEMS;
+    if (!args_given(argc, argv, "nlock") && nlock > n) nlock = n;
+    printf("this GPU has a display watchdog: the default is -n=%d here, not 262144\n", n);
+  }
+  const int per_word = (n + (ntargets + 3) / 4 - 1) / ((ntargets + 3) / 4), per_lock = (nlock + ntargets - 1) / ntargets;
+  if (watchdog && (per_word > ATOMICS_WATCHDOG_ITEMS || per_lock > ATOMICS_WATCHDOG_ITEMS))
+    return result_skip("this GPU has a display watchdog (a launch past about 2 s is stopped), and %d items on one "
+                       "32-bit word or %d on one lock may outlast it: at most %d here (more -targets, or fewer -n)",
+                       per_word, per_lock, ATOMICS_WATCHDOG_ITEMS);
   size_t nt = (size_t)ntargets, ntr = (nt + 3) & ~(size_t)3;
   device_memory_check((size_t)n * 9 + nt * 32 + 64, "items and targets", args_given(argc, argv, "n"));
 
