@@ -58,7 +58,10 @@ int main(int argc, char **argv) {
          prop.maxThreadsDim[2]);
   printf("  max grid dimensions          %d x %d x %d\n", prop.maxGridSize[0], prop.maxGridSize[1],
          prop.maxGridSize[2]);
-  printf("  managed memory               %s\n", prop.managedMemory ? "yes" : "no");
+  printf("  managed memory               %s\n", !prop.managedMemory             ? "no"
+                                                : prop.concurrentManagedAccess ? "yes, and the CPU may use it while a kernel runs"
+                                                                               : "yes, but the CPU must wait for kernels to end");
+  printf("  a launch's time limit        %s\n", attribute(cudaDevAttrKernelExecTimeout, dev) ? "about 2 s (a display watchdog)" : "none");
   printf("  ECC                          %s\n", prop.ECCEnabled ? "on" : "off");
 
   // the facts later practicals rely on
