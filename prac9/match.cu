@@ -102,17 +102,10 @@ int main(int argc, char **argv) {
   unsigned char *h_wbytes = (unsigned char *)malloc(MATCH_WORD_BYTES * MATCH_WORDS_MAX);
   if (!h_wbytes) return result_fail("out of host memory");
   if (!picked) nwords = parse_words(words_arg, h_wbytes, MATCH_WORDS_MAX);
-  char path[PATH_MAX + 32], why[PATH_MAX + 128];
+  char path[PATH_MAX + 32];
   size_t length = (size_t)gen;
   unsigned char *h_text = NULL;
-  if (!generated) {
-    if (args_given(argc, argv, "file"))
-      snprintf(path, sizeof(path), "%s", file);
-    else
-      default_source(path, sizeof(path), argv[0]);
-    h_text = read_text(path, &length, why, sizeof(why));
-    if (!h_text) args_fail("%s%s", why, args_given(argc, argv, "file") ? "" : " (the default text; give -file=)");
-  }
+  if (!generated) h_text = read_text_or_default(args_given(argc, argv, "file"), file, argv[0], path, sizeof(path), &length);
 
   int dev = findCudaDevice(argc, argv);
   size_t npos = match_positions(length), nints = length / 4 + 1; // the last int part text, part zeros

@@ -103,12 +103,7 @@ int main(int argc, char **argv) {
     if (!h_text) return result_fail("out of host memory");
     match_generate(h_text, length, (unsigned)seed);
   } else {
-    if (args_given(argc, argv, "file"))
-      snprintf(path, sizeof(path), "%s", file);
-    else
-      default_source(path, sizeof(path), argv[0]);
-    h_text = read_text(path, &length, why, sizeof(why));
-    if (!h_text) args_fail("%s%s", why, args_given(argc, argv, "file") ? "" : " (the default text; give -file=)");
+    h_text = read_text_or_default(args_given(argc, argv, "file"), file, argv[0], path, sizeof(path), &length);
     if (positions && length > MA_POSITIONS_TEXT)
       args_fail("-positions takes a text of %d bytes at most: %s has %zu", MA_POSITIONS_TEXT, path, length);
   }

@@ -158,14 +158,7 @@ int main(int argc, char **argv) {
   char path[PATH_MAX + 32], why[PATH_MAX + 128];
   size_t length = (size_t)gen;
   unsigned char *h_text = NULL;
-  if (!generated) {
-    if (args_given(argc, argv, "file"))
-      snprintf(path, sizeof(path), "%s", file);
-    else
-      default_source(path, sizeof(path), argv[0]);
-    h_text = read_text(path, &length, why, sizeof(why));
-    if (!h_text) args_fail("%s", why);
-  }
+  if (!generated) h_text = read_text_or_default(args_given(argc, argv, "file"), file, argv[0], path, sizeof(path), &length);
   int dev = findCudaDevice(argc, argv);
   size_t nvec = (length + 15) / 16 + 1; // the text, and a vector of zeros after it
   device_memory_check(16 * nvec + (size_t)12 * 4096 * 1024 + (bench ? 2 * length : 0),

@@ -64,6 +64,19 @@ static inline void default_source(char *path, size_t n, const char *argv0) {
   if (access(path, R_OK) != 0) snprintf(path, n, "%s/../match.cu", exe);
 }
 
+// the text of -file=FILE or, without it, the default (default_source); one that cannot be read is bad input
+static inline unsigned char *read_text_or_default(int file_given, const char *file, const char *argv0, char *path,
+                                                  size_t npath, size_t *length) {
+  char why[PATH_MAX + 128];
+  if (file_given)
+    snprintf(path, npath, "%s", file);
+  else
+    default_source(path, npath, argv0);
+  unsigned char *text = read_text(path, length, why, sizeof(why));
+  if (!text) args_fail("%s%s", why, file_given ? "" : " (the default text; give -file=)");
+  return text;
+}
+
 // -words=w1,w2,...: each exactly 4 bytes, at most max of them; returns how many, each into words[4w..4w+3]
 static inline int parse_words(const char *list, unsigned char *words, int max) {
   int nwords = 0;
