@@ -363,8 +363,71 @@ TEST(any_expand_lists_each_duplicate) {
   for (int i = 0; i < 6; i++) CHECK(out[i] == want[i]); /* state 5 is no state: kept, so that lists differ */
 }
 
+/* match_count_cpu (the ladder's gold and CPU peer) against match_gold_exact: generated prose and a text of every
+ * byte value with zeros, words from the text and not, duplicates, texts of 0 to 40 bytes; and its lines, the
+ * count grep -F -c gives, against a plain count of the lines that hold a match */
+static long long lines_with_a_match(const unsigned char *t, size_t n, const unsigned char *w, int nw) {
+  long long lines = 0;
+  int matched = 0;
+  for (size_t p = 0; p < n; p++) {
+    for (int k = 0; k < nw && p + 4 <= n; k++)
+      if (memcmp(t + p, w + 4 * k, 4) == 0 && !memchr(t + p, '\n', 4)) matched = 1;
+    if (t[p] == '\n') lines += matched, matched = 0;
+  }
+  return lines + matched;
+}
+
+TEST(count_cpu_is_the_exact_count) {
+  enum { N = 200003, NW = 300 };
+  unsigned char *t = malloc(N), w[4 * NW];
+  int a[NW], b[NW];
+  CHECK(t != NULL);
+  if (!t) return;
+  for (int text = 0; text < 2; text++) {
+    if (text == 0)
+      match_generate(t, N, 7);
+    else
+      for (size_t i = 0; i < N; i++) t[i] = (unsigned char)(prac9_hash(i, 3) % 5 == 0 ? 0 : prac9_hash(i, 4));
+    match_pick_words(w, NW, t, N, 11);
+    memcpy(w + 4 * (NW - 1), w, 4); /* a duplicate: both get the count */
+    long long lines = -1;
+    CHECK(match_count_cpu(t, N, w, NW, a, &lines) == 0);
+    match_gold_exact(t, N, w, NW, b);
+    int same = 1, some = 0;
+    for (int k = 0; k < NW; k++) same &= a[k] == b[k], some += a[k] > 0;
+    CHECK(same && some > NW / 3 && a[NW - 1] == a[0]);
+    CHECK(lines == lines_with_a_match(t, N, w, NW));
+  }
+  for (size_t n = 0; n <= 40; n++) { /* short texts, a word at the end, lines of one byte */
+    const char *s = "word\nword gold\n\ntext.word word\nwor";
+    size_t len = n < strlen(s) ? n : strlen(s);
+    long long lines = -1;
+    CHECK(match_count_cpu((const unsigned char *)s, len, (const unsigned char *)"wordgold", 2, a, &lines) == 0);
+    match_gold_exact((const unsigned char *)s, len, (const unsigned char *)"wordgold", 2, b);
+    CHECK(a[0] == b[0] && a[1] == b[1]);
+    CHECK(lines == lines_with_a_match((const unsigned char *)s, len, (const unsigned char *)"wordgold", 2));
+  }
+  free(t);
+}
+
+/* -nwords's words from the text hold no newline where one can be avoided (each word a line of grep's file) */
+TEST(picked_words_hold_no_newline) {
+  enum { N = 100000, NW = 512 };
+  unsigned char *t = malloc(N), w[4 * NW];
+  CHECK(t != NULL);
+  if (!t) return;
+  match_generate(t, N, 1);
+  match_pick_words(w, NW, t, N, 1);
+  int nl = 0;
+  for (int k = 0; k < NW; k++) nl += memchr(w + 4 * k, '\n', 4) != NULL;
+  CHECK(nl == 0);
+  free(t);
+}
+
 int main(void) {
   RUN(pack_is_the_course_s);
+  RUN(count_cpu_is_the_exact_count);
+  RUN(picked_words_hold_no_newline);
   RUN(first_last_and_straddling);
   RUN(overlapping_matches_count);
   RUN(short_texts_have_no_match);
