@@ -7,10 +7,10 @@
  * the walk from the next position is a walk of its own. The automaton is prac9_gold.h's double array, built on
  * the host: a transition is one table read, slot base + byte, and a compare of that slot's label with the byte.
  *
- * How deep walks go decides the cost. Counted on the host (match_any_walk, 16 MiB of -gen prose, 256 patterns of
- * 1-64 bytes from it): 99% of walks pass their 1st byte, 85% the 2nd, 52% the 4th, 23% the 6th, 9% the 8th,
- * 0.6% the 12th: 4.9 table reads per position, the one that fails included. 256 random patterns (letters): 74%
- * pass the 1st byte, 26% the 2nd, 0.4% the 3rd: 2.0 reads per position. So:
+ * How deep walks go decides the cost. The runner counts it on the host (match_any_walk, the first 16 MiB of the
+ * text) and prints it: on -gen prose with 256 patterns of 1-64 bytes drawn from it, 99% of walks pass their 1st
+ * byte, 84% the 2nd, 46% the 4th, 7.7% the 8th: 4.73 table reads per position, the one that fails included;
+ * with 256 random patterns (letters) 2.01 reads per position (docs/notes/prac9.md). So:
  *   - the table: placed breadth first, the states nearest the root in the lowest slots, and the first nshared
  *     slots (all of them where they fit: with 256 patterns about 8,000 slots, 32 KB) in shared memory, where
  *     nearly every read falls; the others read through L1 and L2 (__ldg). The root's transitions are the slots

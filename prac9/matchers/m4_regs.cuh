@@ -22,8 +22,9 @@ __device__ __forceinline__ void count_equal(unsigned &count, unsigned x, unsigne
 
 // The window (lo >> 8k) | (hi << (32 - 8k)), k = 1..3, with m = 2^(32 - 8k), as hi(lo * m) + hi * m: a multiply
 // and a multiply-add, which run on the FMA pipe, where windows16's funnel shift runs on the integer ALU pipe
-// beside every compare. With 4 words a 16-byte vector needs 64 compares (ALU) and 64 predicated adds (FMA):
-// taking the 12 shifts off the ALU leaves it 64 instructions, not 76 (measured: 0.391 ms -> 0.375 ms at 1 GiB)
+// beside every compare. With 4 words a 16-byte vector needs 64 compares (ALU) and 64 predicated adds (not on the
+// ALU pipe); the multiplies measured faster than the shifts (docs/notes/prac9.md), though which pipe the
+// compiler's LEA.HI for them uses was not measured
 __device__ __forceinline__ unsigned window_fma(unsigned lo, unsigned hi, unsigned m) {
   unsigned r;
   asm("{\n\t.reg .u32 t;\n\tmul.lo.u32 t, %2, %3;\n\tmad.hi.u32 %0, %1, %3, t;\n\t}" : "=r"(r) : "r"(lo), "r"(hi), "r"(m));
