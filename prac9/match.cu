@@ -30,10 +30,10 @@
 #include "match_text.h"
 #include "prac9_gold.h"
 
-#define MATCH_CHUNK 1024       // ints of text a chunk: 4 KB, and 12 KB for its three shifted copies
+#define MATCH_CHUNK 1024       // ints of text per chunk: 4 KB, and 12 KB for its three shifted copies
 #define MATCH_THREADS_MIN 128  // threads per block at least: with few words, more threads share the loading
 #define MATCH_THREADS_MAX 1024 // and at most (the kernels' __launch_bounds__): past 1024 words, 2 to 4 per thread
-#define MATCH_SLOTS 4          // words a thread at most
+#define MATCH_SLOTS 4          // words per thread at most
 #define MATCH_WORDS_MAX 4096
 static_assert(MATCH_SLOTS * MATCH_THREADS_MAX >= MATCH_WORDS_MAX, "one block must hold every word");
 

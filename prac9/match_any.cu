@@ -6,7 +6,7 @@
  * The text: -gen=N bytes of generated prose (match's), -file=PATH, or by default match.cu beside this program.
  * The patterns: -npatterns=N (default 256) of -lengths=MIN-MAX bytes, -from=text (copied from the text at hashed
  * positions, the first at its very end, the second at its start: many matches) or -from=random (letters: few),
- * or -patterns=FILE (one a line), or -words=a,ab,abc. A pattern given twice ends in the same accepting state, and
+ * or -patterns=FILE (one per line), or -words=a,ab,abc. A pattern given twice ends in the same accepting state, and
  * each copy gets its count. Overlapping matches count ("aa" is 3 times in "aaaa"). The automaton is built on the
  * host (match_any_gold.c); every count is held to the gold's, a search of its own, and with -positions so is the
  * sorted list of every match (position, pattern), which -out=FILE writes.
@@ -67,11 +67,11 @@ int main(int argc, char **argv) {
       {"npatterns", ARG_INT, &npats, 1, MATCH_ANY_MAX_PATTERNS, "N patterns, of -lengths= bytes, -from= the text"},
       {"lengths", ARG_WORD, &lengths, 0, 0, "-npatterns' lengths: MIN-MAX, 1 to 64"},
       {"from", ARG_WORD, &from, 0, 0, "-npatterns' source: text (hashed positions: many matches) or random (letters)"},
-      {"patterns", ARG_WORD, &pfile, 0, 0, "instead: a file of patterns, one a line, 1 to 64 bytes each, 4096 at most"},
+      {"patterns", ARG_WORD, &pfile, 0, 0, "instead: a file of patterns, one per line, 1 to 64 bytes each, 4096 at most"},
       {"words", ARG_WORD, &words, 0, 0, "instead: the patterns, comma-separated"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed of -gen's text and -npatterns' patterns"},
       {"positions", ARG_FLAG, &positions, 0, 1, "also list every match (position, pattern), checked with the gold's"},
-      {"out", ARG_WORD, &out, 0, 0, "with -positions: write the list to FILE, a line 'position pattern' a match"},
+      {"out", ARG_WORD, &out, 0, 0, "with -positions: write the list to FILE, one line 'position pattern' per match"},
       {"shared_kb", ARG_INT, &shared_kb, -1, 1 << 20, "KB of the table in shared memory at most (-1: all that fits)"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time against a read-only stream of the same bytes; a BENCH line"},
       {"reps", ARG_INT, &reps, 0, 1000, "timed runs, their median printed (0: none)"},
@@ -148,7 +148,7 @@ int main(int argc, char **argv) {
   memset(&m, 0, sizeof(m));
   size_t limit = (size_t)g->smem_block_optin;
   if (!match_any_shape(&m, A.nslots, A.nacc, limit, shared_kb))
-    device_limit_exceeded("%zu bytes of shared memory a block for the text and counts; this GPU gives %zu",
+    device_limit_exceeded("%zu bytes of shared memory per block for the text and counts; this GPU gives %zu",
                           (size_t)128 * MA_COL + 4 * (size_t)A.nacc, limit);
   const int nthreads = m.nthreads, all_shared = m.all_shared, nshared = m.a.nshared;
   const size_t smem = m.smem, text_smem = (size_t)nthreads * MA_COL;
@@ -182,16 +182,16 @@ int main(int argc, char **argv) {
   printf("; %d duplicate%s; the first '%s'\n", ndup, ndup == 1 ? "" : "s", shown(pats, lens[0], sb));
   printf("automaton: %d states, %d slots of 4 bytes (a double array, placed breadth first): ", A.nstates, A.nslots);
   if (all_shared)
-    printf("the whole table in shared memory with a count a slot, and %zu bytes of text columns: %zu of the %zu "
+    printf("the whole table in shared memory with a count per slot, and %zu bytes of text columns: %zu of the %zu "
            "bytes a block may have\n",
            text_smem, smem, limit);
   else
     printf("its first %d slots (the states nearest the root) in shared memory, the other %d read through L1/L2: %s\n",
            nshared, A.nslots - nshared,
            shared_kb >= 0 ? "-shared_kb= says so"
-                          : "with a count a slot and the text "
+                          : "with a count per slot and the text "
                             "columns, the whole table needs more shared memory than a block may have");
-  printf("walks, counted on the host over %zu bytes: %.2f table reads a position; %.0f%% pass byte 1, %.0f%% byte 2, "
+  printf("walks, counted on the host over %zu bytes: %.2f table reads per position; %.0f%% pass byte 1, %.0f%% byte 2, "
          "%.0f%% byte 4, %.1f%% byte 8\n",
          sample, sample ? steps / sample : 0.0, passed(depths, 1, sample), passed(depths, 2, sample),
          passed(depths, 4, sample), passed(depths, 8, sample));
@@ -273,7 +273,7 @@ int main(int argc, char **argv) {
       for (size_t i = 0; f && i < nlist && i <= cap; i++)
         fprintf(f, "%llu %llu\n", h_rec[cap + i] >> 32, h_rec[cap + i] & 0xffffffffull);
       if (!f || fclose(f) != 0) return result_fail("cannot write -out=%s", out);
-      printf("; written to %s, a line 'position pattern' a match (patterns numbered from 0)", out);
+      printf("; written to %s, one line 'position pattern' per match (patterns numbered from 0)", out);
     }
     printf("\n");
   }

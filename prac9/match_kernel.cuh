@@ -11,7 +11,7 @@
  * position of the chunk. The course's steps: (b) each thread owns a word, (c) a chunk of text in shared
  * memory, (d) its three shifted copies, (e) a loop over the chunk, (f) the next chunk, (g) the block stores
  * its counts. Kernel 1 is one block over the whole text; kernel 2 gives each block a section of it.
- * match.cu sets the sizes: MATCH_CHUNK (ints a chunk), MATCH_SLOTS (words a thread at most), MATCH_THREADS_MAX.
+ * match.cu sets the sizes: MATCH_CHUNK (ints per chunk), MATCH_SLOTS (words per thread at most), MATCH_THREADS_MAX.
  */
 
 // One block counts every byte position p with first <= p < end (first a multiple of 4, end at most the number

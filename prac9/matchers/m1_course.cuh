@@ -5,7 +5,7 @@
  * memory and compares it with its word: with 4 words, 124 of a block's 128 threads have no word, and the 4 that
  * have one do the whole chunk's 4096 compares each. The step the rest of the ladder is measured against.
  */
-#define MATCH_CHUNK 1024       // as match.cu's: ints of text a chunk
+#define MATCH_CHUNK 1024       // as match.cu's: ints of text per chunk
 #define MATCH_THREADS_MIN 128  // threads per block at least
 #define MATCH_THREADS_MAX 1024 // and at most: past 1024 words, 2 to 4 per thread
 #define MATCH_SLOTS 4          // words per thread at most
