@@ -13,6 +13,8 @@
  *          (max, sum) shared through distributed shared memory (kernels/softmax_rows_cluster.cuh)
  *   split  longer rows still: SPLIT_CHUNK columns per block; one kernel writes each block's (max, sum), a second
  *          merges the row's pairs and writes its chunk, reading the chunk again (2 reads + 1 write)
+ * kernels/softmax_rows_plan.h makes the choice and the shape of each (asking the GPU what it runs);
+ * kernels/softmax_rows_dispatch.cuh launches it.
  * -bench sweeps cols = 32, 64, ..., 2^20 at 2^26 floats (256 MiB) a size, each checked and timed against a
  * device-to-device copy of the same bytes in the same run.
  *
@@ -62,187 +64,13 @@
 #include "kernels/softmax_rows_block.cuh"
 #include "kernels/softmax_rows_cluster.cuh"
 
-enum { METHOD_AUTO, METHOD_WARP, METHOD_BLOCK, METHOD_CLUSTER, METHOD_SPLIT };
-static const char *method_names[] = {"auto", "warp", "block", "cluster", "split"};
+// -method= and the row's length to a plan (who owns a row, and its shape), asking the GPU what it runs
+#include "kernels/softmax_rows_plan.h"
 
-typedef struct {
-  int method, lanes, k, v; // warp: LANES threads per row, K vectors of V floats per thread
-  int threads, chunks;     // block, cluster and split: threads per block; cluster and split: blocks per row
-} rows_plan;
+// run_rows: the plan's kernels launched, each launch checked
+#include "kernels/softmax_rows_dispatch.cuh"
 
-// the largest cluster of full blocks (1024 threads) this device runs, 0 where it has no cluster launch or this
-// build's code is older than 9.0 (why says which); asked once
-static int cluster_max(int dev, char *why, size_t len) {
-  static int max = -1;
-  static char reason[200];
-  if (max >= 0) {
-    snprintf(why, len, "%s", reason);
-    return max;
-  }
-  int can = 0;
-  max = 0;
-  checkCudaErrors(cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev));
-  if (!can)
-    snprintf(reason, sizeof(reason), "this GPU has no thread block cluster launch");
-  else if (kernel_can_run(softmax_rows_cluster<BLOCK_ROW / 4, 4>, dev, 90, "thread block clusters", reason,
-                          sizeof(reason))) {
-    // past 8 blocks is "non-portable": allowed here, and the occupancy API says how many fit
-    checkCudaErrors(cudaFuncSetAttribute(softmax_rows_cluster<BLOCK_ROW / 4, 4>,
-                                         cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    checkCudaErrors(
-        cudaFuncSetAttribute(softmax_rows_cluster<BLOCK_ROW1, 1>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(16, 1);
-    cfg.blockDim = dim3(1024);
-    int a = 0, b = 0;
-    checkCudaErrors(cudaOccupancyMaxPotentialClusterSize(&a, softmax_rows_cluster<BLOCK_ROW / 4, 4>, &cfg));
-    checkCudaErrors(cudaOccupancyMaxPotentialClusterSize(&b, softmax_rows_cluster<BLOCK_ROW1, 1>, &cfg));
-    max = a < b ? a : b;
-    snprintf(reason, sizeof(reason), "a cluster holds at most %d blocks on this GPU", max);
-  }
-  snprintf(why, len, "%s", reason);
-  return max;
-}
-
-static int next_pow2(int n) {
-  int p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
-
-// the owner of a row from its length (and -method=), the shape from the device's limits
-static rows_plan make_plan(int method, int cols, int dev) {
-  rows_plan p;
-  memset(&p, 0, sizeof(p));
-  char why[200];
-  int v = cols % 4 == 0 ? 4 : 1, chunk = SPLIT_CHUNK(v);
-  int chunks = (cols + chunk - 1) / chunk, cmax = cluster_max(dev, why, sizeof(why));
-  if (method == METHOD_AUTO)
-    method = cols <= WARP_MAX_COLS                                           ? METHOD_WARP
-             : cols <= chunk                                                 ? METHOD_BLOCK
-             : chunks <= (cmax < CLUSTER_AUTO_MAX ? cmax : CLUSTER_AUTO_MAX) ? METHOD_CLUSTER
-                                                                             : METHOD_SPLIT;
-  if (method == METHOD_CLUSTER && chunks > cmax)
-    device_limit_exceeded("-method=cluster, %d blocks a row: %s", chunks, why);
-  p.method = method;
-  p.v = v;
-  if (method == METHOD_WARP) {
-    if (p.v == 4) { // two float4s per thread (a second load in flight) while a row needs at most 64
-      int need = cols / 4;
-      p.k = need <= 1 ? 1 : need <= 64 ? 2 : next_pow2((need + 31) / 32);
-      p.lanes = need <= 64 ? next_pow2((need + p.k - 1) / p.k) : 32;
-    } else {
-      p.lanes = 32;
-      p.k = next_pow2((cols + 31) / 32);
-    }
-  } else {
-    int per_block = method == METHOD_BLOCK ? cols : (cols < chunk ? cols : chunk), per_thread = chunk / 1024;
-    p.threads = (per_block + per_thread - 1) / per_thread;
-    p.threads = (p.threads + 31) / 32 * 32;
-    p.chunks = method == METHOD_BLOCK ? 1 : chunks;
-  }
-  return p;
-}
-
-// the longest chain of float additions in a row's sum: a thread's serial part, the tree, the chunks' merge
-static int plan_chain(const rows_plan *p) {
-  if (p->method == METHOD_WARP) return p->k * p->v + 5;
-  return SPLIT_CHUNK(p->v) / 1024 + 10 +
-         (p->method == METHOD_SPLIT     ? (p->chunks + p->threads - 1) / p->threads + 10
-          : p->method == METHOD_CLUSTER ? p->chunks
-                                        : 0);
-}
-
-static void plan_describe(const rows_plan *p, char *buf, size_t len) {
-  if (p->method == METHOD_WARP)
-    snprintf(buf, len, "warp: %d lanes a row, %d x float%s a lane", p->lanes, p->k, p->v == 4 ? "4" : "");
-  else if (p->method == METHOD_BLOCK)
-    snprintf(buf, len, "block: a block of %d threads a row, %d floats a thread", p->threads, SPLIT_CHUNK(p->v) / 1024);
-  else
-    snprintf(buf, len, "%s: %d blocks of %d threads a row, %d columns a block", method_names[p->method], p->chunks,
-             p->threads, SPLIT_CHUNK(p->v));
-}
-
-typedef struct {
-  const float *x;
-  float *y;
-  float2 *partial;
-  long long rows;
-  int cols;
-  rows_plan plan;
-} rows_args;
-
-#define WARP_CASE(L, K, V)                                                                                \
-  if (p->lanes == L && p->k == K && p->v == V) {                                                          \
-    long long threads = a->rows * L;                                                                      \
-    softmax_rows_warp<L, K, V><<<(unsigned)((threads + 255) / 256), 256>>>(a->x, a->y, a->rows, a->cols); \
-    getLastCudaError("softmax_rows_warp execution failed");                                               \
-    return;                                                                                               \
-  }
-
-static void run_rows(void *arg) {
-  rows_args *a = (rows_args *)arg;
-  const rows_plan *p = &a->plan;
-  if (p->method == METHOD_WARP) {
-    // clang-format off
-    WARP_CASE(1, 1, 4) WARP_CASE(1, 2, 4) WARP_CASE(2, 2, 4) WARP_CASE(4, 2, 4) WARP_CASE(8, 2, 4)
-    WARP_CASE(16, 2, 4) WARP_CASE(32, 2, 4) WARP_CASE(32, 4, 4) WARP_CASE(32, 8, 4)
-    WARP_CASE(32, 1, 1) WARP_CASE(32, 2, 1) WARP_CASE(32, 4, 1) WARP_CASE(32, 8, 1) WARP_CASE(32, 16, 1)
-    WARP_CASE(32, 32, 1)
-    // clang-format on
-    exit(result_fail("no warp kernel for %d lanes x %d x %d", p->lanes, p->k, p->v));
-  }
-  if (p->method == METHOD_BLOCK) {
-    if (p->v == 4)
-      softmax_rows_block<BLOCK_ROW / 4, 4><<<(unsigned)a->rows, p->threads>>>(a->x, a->y, a->cols);
-    else
-      softmax_rows_block<BLOCK_ROW1, 1><<<(unsigned)a->rows, p->threads>>>(a->x, a->y, a->cols);
-    getLastCudaError("softmax_rows_block execution failed");
-    return;
-  }
-  dim3 grid(p->chunks, (unsigned)a->rows);
-  if (p->method == METHOD_CLUSTER) {
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute attr = {};
-    cfg.gridDim = grid;
-    cfg.blockDim = dim3(p->threads);
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = p->chunks, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
-    if (p->v == 4)
-      checkCudaErrors(cudaLaunchKernelEx(&cfg, softmax_rows_cluster<BLOCK_ROW / 4, 4>, a->x, a->y, a->cols));
-    else
-      checkCudaErrors(cudaLaunchKernelEx(&cfg, softmax_rows_cluster<BLOCK_ROW1, 1>, a->x, a->y, a->cols));
-    getLastCudaError("softmax_rows_cluster execution failed");
-    return;
-  }
-  if (p->v == 4) {
-    softmax_rows_stats<BLOCK_ROW / 4, 4><<<grid, p->threads>>>(a->x, a->partial, a->cols);
-    getLastCudaError("softmax_rows_stats execution failed");
-    softmax_rows_write<BLOCK_ROW / 4, 4><<<grid, p->threads>>>(a->x, a->y, a->partial, a->cols);
-  } else {
-    softmax_rows_stats<BLOCK_ROW1, 1><<<grid, p->threads>>>(a->x, a->partial, a->cols);
-    getLastCudaError("softmax_rows_stats execution failed");
-    softmax_rows_write<BLOCK_ROW1, 1><<<grid, p->threads>>>(a->x, a->y, a->partial, a->cols);
-  }
-  getLastCudaError("softmax_rows_write execution failed");
-}
-
-// the block and split kernels need a block of up to 1024 threads with BLOCK_ROW floats each in registers: asked of
-// the device (registers per block, threads per block) through the occupancy API, never assumed
-static void check_fits(const rows_plan *p, int dev) {
-  if (p->method == METHOD_WARP || p->method == METHOD_CLUSTER) return; // a cluster was sized by the occupancy API
-  int per_sm = p->method == METHOD_BLOCK
-                   ? (p->v == 4 ? occupancy_blocks_per_sm(softmax_rows_block<BLOCK_ROW / 4, 4>, dev, p->threads, 0)
-                                : occupancy_blocks_per_sm(softmax_rows_block<BLOCK_ROW1, 1>, dev, p->threads, 0))
-                   : (p->v == 4 ? occupancy_blocks_per_sm(softmax_rows_write<BLOCK_ROW / 4, 4>, dev, p->threads, 0)
-                                : occupancy_blocks_per_sm(softmax_rows_write<BLOCK_ROW1, 1>, dev, p->threads, 0));
-  if (per_sm == 0)
-    exit(result_skip("a block of %d threads with %d floats each in registers does not fit a SM of this GPU", p->threads,
-                     SPLIT_CHUNK(p->v) / 1024));
-}
-
+// the input of -case (the header comment lists them), from a small LCG: the same on every machine
 static void fill(float *h_x, long long rows, int cols, int which, int seed) {
   unsigned int state = (unsigned int)seed;
   for (long long r = 0; r < rows; r++)
