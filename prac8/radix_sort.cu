@@ -57,15 +57,12 @@
 
 #define MAX_N (1LL << 29)
 
-// the methods: -kernel=0 is two of them, CUB with 32-bit and with 64-bit offsets (sort/k0_cub.cuh)
+// the methods, each described by its step's header (its name, its -0/+0 rule, any copy to subtract): -kernel=0
+// is two of them, CUB with 32-bit and with 64-bit offsets (sort/k0_cub.cuh)
 #define NMETHODS 6
-static const char *method_name[NMETHODS] = {"cub_radix_sort_off32", "radix_1bit", "radix_4bit",
-                                            "onesweep",             "thrust_sort", "cub_radix_sort_off64"};
-static const timed_fn method_fn[NMETHODS] = {run_cub_off32, run_1bit,   run_4bit,
-                                             run_onesweep,  run_thrust, run_cub_off64};
-static const int method_kernel[NMETHODS] = {0, 1, 2, 3, 4, 0};
-static int is_cub(int m) { return method_kernel[m] == 0; }
-static int equal_zeros(int m) { return is_cub(m) || m == 4; } // the libraries order -0 and +0 as equal keys
+static const sort_method *const methods[NMETHODS] = {&method_cub_off32, &method_1bit,   &method_4bit,
+                                                     &method_onesweep,  &method_thrust, &method_cub_off64};
+static int is_cub(int m) { return methods[m]->kernel == 0; }
 
 // -bench, through common/ladder.h: the methods checked above (the one-block sort apart: far too slow to be
 // worth timing), CUB's two calls first; the faster of them becomes step 0, the peer.
@@ -74,11 +71,12 @@ typedef struct {
   sort_oracle *o;
   int first_ok[NMETHODS];    // each method's verdict on its first call
   int method[NMETHODS];      // the ladder's step k is method[k]
-  double sub_ms[NMETHODS];   // step k's time to subtract: Thrust's copy of the input (sort/k4_thrust.cuh)
+  double copy_ms[NMETHODS];  // method m's copy of its input, to subtract (its header's copy_ms; 0: none)
   double ms_cub;
   const char *dist;
 } sort_bench;
 
+// the ladder's check: the verdict of the method's first call above, not run again (its lines are printed)
 static int first_verdict(void *ctx, int k) {
   const sort_bench *b = (const sort_bench *)ctx;
   return b->first_ok[b->method[k]];
@@ -92,25 +90,26 @@ static void poison_out(const sort_plan *p) {
 static int recheck_timed(void *ctx, int k) {
   sort_bench *b = (sort_bench *)ctx;
   char name[64];
-  snprintf(name, sizeof(name), "%s (after the timed runs)", method_name[b->method[k]]);
-  int ok = sort_check_output(b->o, b->p, name, equal_zeros(b->method[k]));
+  const sort_method *s = methods[b->method[k]];
+  snprintf(name, sizeof(name), "%s (after the timed runs)", s->name);
+  int ok = sort_check_output(b->o, b->p, name, s->equal_zeros);
   poison_out(b->p);
   return ok;
 }
 static void bench_run(void *ctx, int k) {
   sort_bench *b = (sort_bench *)ctx;
-  method_fn[b->method[k]](b->p);
+  methods[b->method[k]]->run(b->p);
 }
 // prog=cub_radix_sort is the peer (step 0) whichever offset won: offset= says which
 static void bench_keys(void *ctx, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra) {
   const sort_bench *b = (const sort_bench *)ctx;
   int m = b->method[k], len;
-  snprintf(prog, nprog, "%s", (k == 0) ? "cub_radix_sort" : method_name[m]);
+  snprintf(prog, nprog, "%s", (k == 0) ? "cub_radix_sort" : methods[m]->name);
   len = snprintf(extra, nextra, "keys=%s pairs=%d dist=%s Gkeys_per_s=%.3f x_cub=%.3f",
                  b->p->is_float ? "float" : "uint32", b->p->pairs, b->dist, (double)b->p->n / (ms[k] * 1e-3) / 1e9,
                  b->ms_cub / ms[k]);
   if (is_cub(m)) len += snprintf(extra + len, nextra - len, " offset=%d", m == 0 ? 32 : 64);
-  if (b->sub_ms[k] > 0.0) snprintf(extra + len, nextra - len, " ms_copy_subtracted=%.4f", b->sub_ms[k]);
+  if (b->copy_ms[m] > 0.0) snprintf(extra + len, nextra - len, " ms_copy_subtracted=%.4f", b->copy_ms[m]);
 }
 
 static int main_sort(int argc, char **argv) {
@@ -181,24 +180,24 @@ static int main_sort(int argc, char **argv) {
   b.p = &p, b.o = &o, b.dist = sort_dist_names[dist];
   int ran[NMETHODS] = {0};
   for (int m = 0; m < NMETHODS; m++) {
-    int k = method_kernel[m];
+    const sort_method *s = methods[m];
+    int k = s->kernel;
     if (kernel >= 0 && k != kernel && !(bench && k == 0)) continue;
     if ((k == 1 || k == 2) && (is_float || pairs)) continue; // keys only
     if (k == 1 && N > MAX_N_1BIT) {
-      printf("%s: skipped (one block: at most %lld keys)\n", method_name[m], MAX_N_1BIT);
+      printf("%s: skipped (one block: at most %lld keys)\n", s->name, MAX_N_1BIT);
       continue;
     }
     poison_out(&p);
     event_timer t = event_timer_start();
-    method_fn[m](&p);
+    s->run(&p);
     float ms = event_timer_stop(&t);
     int err = 0;
     checkCudaErrors(cudaMemcpy(&err, p.d_error, sizeof(int), cudaMemcpyDeviceToHost));
-    if (err) return result_fail("%s: a look-back waited %d times for a tile that never published", method_name[m],
-                                SPIN_LIMIT);
+    if (err) return result_fail("%s: a look-back waited %d times for a tile that never published", s->name, SPIN_LIMIT);
     ran[m] = 1;
-    printf("%s: %.3f ms (first call)\n", method_name[m], ms);
-    b.first_ok[m] = sort_check_output(&o, &p, method_name[m], equal_zeros(m));
+    printf("%s: %.3f ms (first call)\n", s->name, ms);
+    b.first_ok[m] = sort_check_output(&o, &p, s->name, s->equal_zeros);
   }
 
   // step 9: keys per second against CUB's faster call, on the same input; every timed output checked again
@@ -208,8 +207,9 @@ static int main_sort(int argc, char **argv) {
     const char *names[NMETHODS];
     int order[NMETHODS] = {0, 5, 2, 3, 4}, nsteps = 0; // (the one-block sort is far too slow to be worth timing)
     for (int i = 0; i < 5; i++)
-      if (ran[order[i]]) b.method[nsteps] = order[i], names[nsteps++] = method_name[order[i]];
-    for (int k = 0; k < nsteps; k++) b.sub_ms[k] = (b.method[k] == 4) ? thrust_copy_ms(&p, reps) : 0.0;
+      if (ran[order[i]]) b.method[nsteps] = order[i], names[nsteps++] = methods[order[i]]->name;
+    for (int m = 0; m < NMETHODS; m++) // a sort in place: its copy of the input, timed alone (sort/k4_thrust.cuh)
+      if (ran[m] && methods[m]->copy_ms) b.copy_ms[m] = methods[m]->copy_ms(&p, reps);
     ladder L;
     memset(&L, 0, sizeof(L));
     L.nsteps = nsteps, L.names = names, L.ctx = &b, L.check = first_verdict, L.recheck = recheck_timed;
@@ -222,17 +222,17 @@ static int main_sort(int argc, char **argv) {
       int m = b.method[0];
       double t = ms[0];
       b.method[0] = b.method[1], b.method[1] = m, ms[0] = ms[1], ms[1] = t;
-      names[0] = method_name[b.method[0]], names[1] = method_name[m];
+      names[0] = methods[b.method[0]]->name, names[1] = methods[m]->name;
     }
-    b.ms_cub = ms[0];
+    for (int k = 0; k < nsteps; k++) ms_net[k] = ms[k] - b.copy_ms[b.method[k]]; // the sort alone
+    b.ms_cub = ms_net[0];
     printf("CUB's peer: num_items %s (the faster call; the other is in the next row)\n",
            b.method[0] == 0 ? "an int, 32-bit offsets" : "an int64_t, 64-bit offsets");
-    for (int k = 0; k < nsteps; k++) { // the table: this program's own rows
+    for (int k = 0; k < nsteps; k++) { // the table (this program's own rows) and the BENCH lines: the sort alone
       int m = b.method[k];
-      ms_net[k] = ms[k] - b.sub_ms[k];
-      printf("%-20s %.4f ms, %.2f Gkeys/s, %.2fx CUB%s\n", method_name[m], ms_net[k],
+      printf("%-20s %.4f ms, %.2f Gkeys/s, %.2fx CUB%s\n", methods[m]->name, ms_net[k],
              (double)N / (ms_net[k] * 1e-3) / 1e9, b.ms_cub / ms_net[k],
-             b.sub_ms[k] > 0.0 ? " (the copy of the input it sorts in place subtracted)" : "");
+             b.copy_ms[m] > 0.0 ? " (the copy of the input it sorts in place subtracted)" : "");
     }
     ladder_bench_lines(&L, ms_net);
     int err = 0;

@@ -44,6 +44,11 @@ static void run_cub_off64(void *arg) { // num_items an int64_t: 64-bit offsets
   cub_sort<int64_t>(p, &bytes);
 }
 
+// the runner's two methods. CUB orders -0.0 and +0.0 as equal keys (sort/sort_check.h then compares its float keys
+// as floats); each call reads d_in and writes d_out, so its time is the sort alone
+static const sort_method method_cub_off32 = {"cub_radix_sort_off32", 0, run_cub_off32, 1, NULL};
+static const sort_method method_cub_off64 = {"cub_radix_sort_off64", 0, run_cub_off64, 1, NULL};
+
 // before d_cub_temp is allocated: the larger of the two calls' temporary storage, so that one buffer serves both
 static size_t cub_temp_size(sort_plan *p) {
   size_t b32 = 0, b64 = 0;

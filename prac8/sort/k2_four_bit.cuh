@@ -112,3 +112,6 @@ static void run_4bit(void *arg) {
     src = dst;
   }
 }
+
+// the runner's method: unsigned keys alone, compared bit for bit; it reads d_in and ends in d_out
+static const sort_method method_4bit = {"radix_4bit", 2, run_4bit, 0, NULL};

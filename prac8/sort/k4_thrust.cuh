@@ -30,7 +30,7 @@ struct once_allocator {
 };
 
 // thrust::sort sorts in place: the input is copied to out first (timed alone by thrust_copy_ms, for the runner
-// to subtract)
+// to subtract: method_thrust below)
 static void run_thrust(void *arg) {
   sort_plan *p = (sort_plan *)arg;
   once_allocator alloc = {p};
@@ -55,6 +55,9 @@ static void run_copy_in(void *arg) { // what run_thrust spends before it sorts
 // The time to subtract from run_thrust's: its copies alone, timed as the runner times every method (warm-up
 // runs, then the median of reps). The difference is the sort, as Thrust's users who sort in place see it.
 static double thrust_copy_ms(sort_plan *p, int reps) { return time_median_ms(run_copy_in, p, 3, reps); }
+
+// the runner's method. Thrust sorts these keys with CUB's radix sort, so it too orders -0.0 and +0.0 as equal keys
+static const sort_method method_thrust = {"thrust_sort", 4, run_thrust, 1, thrust_copy_ms};
 
 // What Thrust's temporary storage will hold, before anything is allocated (sort/sort_plan.h counts it): the other
 // buffer of its in-place DoubleBuffer sort (n keys, and n values with -pairs) and the workspace CUB asks for that
