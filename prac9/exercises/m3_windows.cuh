@@ -6,8 +6,6 @@
  * Until the TODO is written every window is 0: `make exercises/match_ladder && ./exercises/match_ladder
  * -kernel=3` FAILs (exercise not done). Then try -gen=4097, -nwords=64 -file=match_ladder (zero bytes).
  */
-#define EXERCISE_TODO "fill in the TODO(step 2) in exercises/m3_windows.cuh"
-
 __device__ __forceinline__ void funnel_windows(uint4 a, unsigned e, unsigned win[16]) {
   // TODO(step 2): win[4i] is int i itself; win[4i + k], k = 1, 2, 3, is its top 4 - k bytes and the low k bytes
   // of the int after it: __funnelshift_r(lo, hi, s) returns the low 32 bits of the 64-bit (hi:lo) >> s, in one

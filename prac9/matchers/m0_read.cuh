@@ -1,7 +1,7 @@
 /*
- * m0_read.cuh -- match_ladder step 0: the bound. A kernel that reads the text once, 16 bytes per load, and
+ * m0_read.cuh -- match_ladder kernel 0: the bound. A kernel that reads the text once, 16 bytes per load, and
  * reduces it (an xor, one int per block): what any matcher must do at least, so the fastest a matcher can be on
- * this GPU. It reads the same buffer the steps read, in the same grid shape; the read-only stream of timing.h
+ * this GPU. It reads the same buffer the other kernels read, in the same grid shape; the read-only stream of timing.h
  * (bench_reference) is the other 100 % line, measured on buffers of 4x the L2 cache.
  */
 #define M0_UNROLL 4 // loads in flight per thread before the first is used

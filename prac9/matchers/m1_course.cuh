@@ -1,9 +1,9 @@
 /*
- * m1_course.cuh -- match_ladder step 1: the course's design, as match -kernel=2 runs it (match_kernel.cuh): one
+ * m1_course.cuh -- match_ladder kernel 1: the course's design, as match -kernel=2 runs it (match_kernel.cuh): one
  * thread per word, a 4 KB chunk of text and its three shifted copies in shared memory, a section of the text per
  * block, the blocks' counts summed by match_sum. Every thread reads every position of the chunk from shared
  * memory and compares it with its word: with 4 words, 124 of a block's 128 threads have no word, and the 4 that
- * have one do the whole chunk's 4096 compares each. The step the rest of the ladder is measured against.
+ * have one do the whole chunk's 4096 compares each. The kernel the rest of the ladder is measured against.
  */
 #define MATCH_CHUNK 1024       // as match.cu's: ints of text per chunk
 #define MATCH_THREADS_MIN 128  // threads per block at least

@@ -1,5 +1,5 @@
 /*
- * m2_position.cuh -- match_ladder step 2: turn the course's design around. One thread per text position, not
+ * m2_position.cuh -- match_ladder kernel 2: turn the course's design around. One thread per text position, not
  * per word: the text is read once, straight from global memory (no chunk, no shifted copies, no barriers), and
  * every thread compares its one window with every word. The words are the same for every thread, so they live
  * in constant memory (c_words): a warp reading c_words[j] together gets it in one broadcast. A warp counts its

@@ -1,5 +1,5 @@
 /*
- * m3_funnel.cuh -- match_ladder step 3: 16 bytes per thread. Step 2 reads each int of the text four times (and
+ * m3_funnel.cuh -- match_ladder kernel 3: 16 bytes per thread. Kernel 2 reads each int of the text four times (and
  * the next one four times), a load per position. Here a thread loads a 16-byte vector in one instruction, and
  * the int after it, and makes its 16 windows in registers with __funnelshift_r (windows16): 12 shifts for 16
  * positions. Then for each word (from constant memory) it counts its windows that match, in a register, and adds

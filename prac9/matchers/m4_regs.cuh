@@ -1,5 +1,5 @@
 /*
- * m4_regs.cuh -- match_ladder step 4: every count in a register, one atomic per word per block. Step 3 loads
+ * m4_regs.cuh -- match_ladder kernel 4: every count in a register, one atomic per word per block. Kernel 3 loads
  * each word from constant memory for every vector and tests its count for zero (a compare and a branch per word
  * per vector). Here the words are template-sized: M4_WORDS at most per pass over the text (grid.y passes for
  * more words), held in registers for the whole loop, with a count each; the 16 x NW compares per vector are

@@ -1,5 +1,5 @@
 /*
- * m5_hash.cuh -- match_ladder step 5: many words. Steps 2-4 compare every window with every word: the work per
+ * m5_hash.cuh -- match_ladder kernel 5: many words. Kernels 2-4 compare every window with every word: the work per
  * byte grows with the words, and past a few the compares, not the memory, set the time. Here the distinct words
  * go in a table in shared memory, and each window looks itself up: where it would be if it were a word, one
  * read, one compare. The table is a perfect hash, built on the host: no two words share a slot, so a lookup
@@ -11,7 +11,7 @@
  * A slot with no word holds a word whose own slot is another, so no window that reaches it can equal it. A match
  * adds 1 to its slot's count in shared memory (an atomic: several lanes may find the same common word); the
  * block adds its counts to the global per-slot counts once, and match_gather copies each word's count out (equal
- * words share a slot). Shared memory: the keys and counts (2 x 4 bytes per slot, a slot for every 1 or 2 words)
+ * words share a slot). Shared memory: the keys and counts (2 x 4 bytes per slot, 2 to 4 slots per distinct word, 1 to 2 where that does not fit)
  * and a displacement per bucket.
  */
 #define HASH_MUL0 0x9E3779B1u // Knuth's multiplicative hash: the top bits of x * HASH_MUL0 are the bucket

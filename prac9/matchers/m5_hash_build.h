@@ -32,7 +32,7 @@ static int hash_build(hash_plan *hp, int smem_optin, const unsigned *words, int 
     if (nd == 0 || d[nd - 1] != d[i]) d[nd++] = d[i];
   hp->buckets = 2, hp->slots = 64; // at least 2 buckets and 64 slots: both shifts stay under 32
   while (hp->buckets * HASH_WORDS_PER_BUCKET < nd) hp->buckets *= 2;
-  while (hp->slots < 2 * nd) hp->slots *= 2; // a slot for every 1 to 2 words
+  while (hp->slots < 2 * nd) hp->slots *= 2; // 2 to 4 slots per distinct word
   hp->smem = sizeof(unsigned) * (2 * (size_t)hp->slots + hp->buckets);
   if (hp->smem > (size_t)smem_optin && hp->slots / 2 >= nd) // a full table where a half-full one does not fit
     hp->slots /= 2, hp->smem = sizeof(unsigned) * (2 * (size_t)hp->slots + hp->buckets);

@@ -1,11 +1,11 @@
 /*
- * match_plan.cuh -- what every step of match_ladder shares: the text on the GPU, the words in constant memory,
+ * match_plan.cuh -- what every kernel of match_ladder shares: the text on the GPU, the words in constant memory,
  * the counts, the persistent grid, and the last store of a block's counts (one atomic per word per block).
  *
  * The text is read as 16-byte vectors (uint4): vector v is bytes 16v..16v+15, ints 4v..4v+3 (a GPU is
  * little-endian: byte 4i + k is bits 8k..8k+7 of int i, as in match_kernel.cuh). The buffer has one vector more
  * than the text needs, zeros past the text's end, so that the int after any int of the text can be read.
- * Zeros are not a word that cannot match (a word from a binary file may hold zero bytes), so no step counts a
+ * Zeros are not a word that cannot match (a word from a binary file may hold zero bytes), so no kernel counts a
  * position past npos = length - 3: the vectors with every position below npos (nfull of them) go through the
  * fast loop, the one vector after them (if any) through a loop that checks each position.
  */
@@ -13,7 +13,7 @@
 #define PRAC9_MATCH_PLAN_CUH
 
 #define LADDER_WORDS_MAX 4096 // as match's: 16 KB of constant memory, under its 64 KB
-#define LADDER_THREADS 256    // threads per block of steps 2 to 5 (a whole number of warps; see match_ladder.cu)
+#define LADDER_THREADS 256    // threads per block of kernels 2 to 5 (a whole number of warps; see match_ladder.cu)
 
 __constant__ unsigned c_words[LADDER_WORDS_MAX]; // every word, packed as match_pack does; read by every thread
 
@@ -21,11 +21,11 @@ typedef struct {
   const uint4 *d_text;      // the text: nvec + 1 vectors, zeros past its end
   size_t length, npos;      // bytes, and positions a window can start at (length - 3, or 0)
   size_t nfull;             // vectors whose 16 positions are all below npos
-  int nwords;               // words, each in c_words[] (steps 2-4) or the hash table (step 5)
+  int nwords;               // words, each in c_words[] (kernels 2-4) or the hash table (kernel 5)
   const unsigned *d_words;  // the words again, in global memory: the course's step 1 reads them there
-  unsigned *d_counts;       // nwords counts, zeroed by each run (steps 2-5 add to them)
-  int blocks[6];            // step k's blocks: as many as are resident on the GPU at once
-  unsigned *d_sink;         // step 0's: one int per block, so that its reads cannot be left out
+  unsigned *d_counts;       // nwords counts, zeroed by each run (kernels 2-5 add to them)
+  int blocks[6];            // kernel k's blocks: as many as are resident on the GPU at once
+  unsigned *d_sink;         // kernel 0's: one int per block, so that its reads cannot be left out
   void *step1, *step5;      // the course's step (its partial counts) and the hash table's state
 } ladder_plan;
 
