@@ -105,7 +105,8 @@ int main(int argc, char **argv) {
   char path[PATH_MAX + 32];
   size_t length = (size_t)gen;
   unsigned char *h_text = NULL;
-  if (!generated) h_text = read_text_or_default(args_given(argc, argv, "file"), file, argv[0], path, sizeof(path), &length);
+  if (!generated)
+    h_text = read_text_or_default(args_given(argc, argv, "file"), file, argv[0], path, sizeof(path), &length);
 
   int dev = findCudaDevice(argc, argv);
   size_t npos = match_positions(length), nints = length / 4 + 1; // the last int part text, part zeros

@@ -24,32 +24,34 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "helper_cuda.h"
-#include "matchers/match_plan.cuh"
-#include "matchers/m3_funnel.cuh" // (with -DEXERCISE, its windows are exercises/m3_windows.cuh)
 #include "args.h"
 #include "gold_check.h"
+#include "helper_cuda.h"
 #include "ladder.h"
 #include "timing.h"
 
 #include "match_text.h"
 #include "prac9_gold.h"
+
+#include "matchers/match_plan.cuh" // first: what every kernel shares
+
 #include "matchers/m0_read.cuh"
 #include "matchers/m1_course.cuh"
 #include "matchers/m2_position.cuh"
+#include "matchers/m3_funnel.cuh" // (with -DEXERCISE, its windows are exercises/m3_windows.cuh)
 #include "matchers/m4_regs.cuh"
 #include "matchers/m5_hash.cuh"
 
 #define NSTEPS 6
 static const char *step_name[NSTEPS] = {"read_text", "course", "position", "funnel", "regs", "hash"};
-static void (*const step_fn[NSTEPS])(const ladder_plan *) = {run_read, run_course, run_position,
+static void (*const step_fn[NSTEPS])(const ladder_plan *) = {run_read,   run_course, run_position,
                                                              run_funnel, run_regs,   run_hash};
 
 typedef struct {
   ladder_plan *p;
-  const int *gold;       // the exact counts
-  unsigned text_xor;     // kernel 0's answer: the xor of every int of the padded text
-  int *h_counts;         // room for nwords counts
+  const int *gold;   // the exact counts
+  unsigned text_xor; // kernel 0's answer: the xor of every int of the padded text
+  int *h_counts;     // room for nwords counts
   const unsigned char *h_wbytes;
 } ladder_ctx;
 
@@ -161,7 +163,8 @@ int main(int argc, char **argv) {
   char path[PATH_MAX + 32], why[PATH_MAX + 128];
   size_t length = (size_t)gen;
   unsigned char *h_text = NULL;
-  if (!generated) h_text = read_text_or_default(args_given(argc, argv, "file"), file, argv[0], path, sizeof(path), &length);
+  if (!generated)
+    h_text = read_text_or_default(args_given(argc, argv, "file"), file, argv[0], path, sizeof(path), &length);
   int dev = findCudaDevice(argc, argv);
   size_t nvec = (length + 15) / 16 + 1; // the text, and a vector of zeros after it
   device_memory_check(16 * nvec + (size_t)12 * 4096 * 1024 + (bench ? 2 * length : 0),
@@ -182,7 +185,8 @@ int main(int argc, char **argv) {
   // the gold, which is also the CPU peer: match_count_cpu on every core
   long long cpu_lines = 0;
   double t0 = wall_ms();
-  if (match_count_cpu(h_text, length, h_wbytes, nwords, h_gold, &cpu_lines) != 0) return result_fail("out of host memory");
+  if (match_count_cpu(h_text, length, h_wbytes, nwords, h_gold, &cpu_lines) != 0)
+    return result_fail("out of host memory");
   double cpu_ms = wall_ms() - t0;
   int ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
   if (generated)
@@ -191,15 +195,14 @@ int main(int argc, char **argv) {
     printf("text: %s, %zu bytes", path, length);
   printf("; %d word%s:", nwords, nwords > 1 ? "s" : "");
   for (int w = 0; w < nwords && w < 6; w++) printf(" '%.4s'", (const char *)h_wbytes + 4 * w);
-  long long total = 0;
+  long long total = 0; // matches of every word, in all
   for (int w = 0; w < nwords; w++) total += h_gold[w];
   printf("%s\ngold: match_count_cpu on %d cores, %.1f ms (%.2f GB/s): %lld matches, at %.2f%% of the positions\n",
          nwords > 6 ? " ..." : "", ncores, cpu_ms, length / (cpu_ms * 1e-3) / 1e9, total,
          100.0 * total / (double)(match_positions(length) ? match_positions(length) : 1));
 
   // the text on the GPU, padded with zeros to whole vectors and one more; the words, in constant memory too
-  ladder_plan p;
-  memset(&p, 0, sizeof(p));
+  ladder_plan p = {};
   p.length = length, p.npos = match_positions(length), p.nfull = p.npos / 16, p.nwords = nwords;
   checkCudaErrors(cudaMalloc((void **)&p.d_text, 16 * nvec));
   checkCudaErrors(cudaMemset((void *)p.d_text, 0, 16 * nvec));
@@ -221,8 +224,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMalloc((void **)&cp.d_partial, sizeof(int) * nwords * (size_t)cp.nblocks));
   checkCudaErrors(cudaMemset(cp.d_partial, 0xff, sizeof(int) * nwords * (size_t)cp.nblocks));
   p.step1 = &cp;
-  hash_plan hp;
-  memset(&hp, 0, sizeof(hp));
+  hash_plan hp = {};
   int have_hash = hash_setup(&hp, dev, h_words, nwords, why, sizeof(why));
   if (have_hash) p.blocks[5] = sms * occupancy_blocks_per_sm(match_hash, dev, LADDER_THREADS, hp.smem);
   p.step5 = &hp;
@@ -248,8 +250,10 @@ int main(int argc, char **argv) {
     ladder L;
     memset(&L, 0, sizeof(L));
     L.nsteps = last + 1, L.names = step_name, L.name_width = 10, L.ctx = &c, L.check = check_step;
-    L.run = time_step, L.recheck = outcome, L.warmup = 3, L.reps = reps, L.header = "  k kernel         ms      "
-    "GB/s   % read  x read_text", L.peer = "read_text", L.bytes = (double)length, L.ref = &ref, L.ratio_width = 10;
+    L.run = time_step, L.recheck = outcome, L.warmup = 3, L.reps = reps,
+    L.header = "  k kernel         ms      "
+               "GB/s   % read  x read_text",
+    L.peer = "read_text", L.bytes = (double)length, L.ref = &ref, L.ratio_width = 10;
     L.prac = "9", L.size = size, L.bench_keys = bench_keys;
     double ms[NSTEPS];
     int passed[NSTEPS];

@@ -94,14 +94,15 @@ static inline int parse_words(const char *list, unsigned char *words, int max) {
 // GNU grep -F -c on the text, the words as a pattern file (match_ladder -bench, the CPU tool a user would reach
 // for): its wall time in ms and, in *lines, its count, of lines that hold a word; -1 with the reason in why when
 // it cannot run here
-static inline double run_grep(const unsigned char *text, size_t length, const unsigned char *w, int nwords, long long *lines,
-                       char *why, size_t nwhy) {
+static inline double run_grep(const unsigned char *text, size_t length, const unsigned char *w, int nwords,
+                              long long *lines, char *why, size_t nwhy) {
   for (int j = 0; j < 4 * nwords; j++)
     if (w[j] == '\n' || w[j] == '\0') return snprintf(why, nwhy, "a word holds a newline or a zero byte"), -1.0;
   if (system("grep -V > /dev/null 2>&1") != 0) return snprintf(why, nwhy, "no grep on this machine"), -1.0;
   const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
   char tf[PATH_MAX], pf[PATH_MAX], cmd[3 * PATH_MAX];
-  snprintf(tf, sizeof(tf), "%s/match_ladder_text_XXXXXX", dir), snprintf(pf, sizeof(pf), "%s/match_ladder_words_XXXXXX", dir);
+  snprintf(tf, sizeof(tf), "%s/match_ladder_text_XXXXXX", dir),
+      snprintf(pf, sizeof(pf), "%s/match_ladder_words_XXXXXX", dir);
   int ft = mkstemp(tf), fp = ft < 0 ? -1 : mkstemp(pf);
   if (ft < 0 || fp < 0) return snprintf(why, nwhy, "cannot make a file in %s", dir), -1.0;
   int ok = write(ft, text, length) == (ssize_t)length;

@@ -10,5 +10,6 @@ __device__ __forceinline__ void funnel_windows(uint4 a, unsigned e, unsigned win
   // TODO(step 2): win[4i] is int i itself; win[4i + k], k = 1, 2, 3, is its top 4 - k bytes and the low k bytes
   // of the int after it: __funnelshift_r(lo, hi, s) returns the low 32 bits of the 64-bit (hi:lo) >> s, in one
   // instruction. The ints in order are a.x, a.y, a.z, a.w, e.
-  (void)a, (void)e; for (int k = 0; k < 16; k++) win[k] = 0u;
+  (void)a, (void)e;
+  for (int k = 0; k < 16; k++) win[k] = 0u;
 }

@@ -6,8 +6,8 @@
  */
 #define M0_UNROLL 4 // loads in flight per thread before the first is used
 
-__global__ void __launch_bounds__(LADDER_THREADS) match_read(const uint4 *__restrict__ text, size_t nvec,
-                                                           unsigned *__restrict__ sink) {
+__global__ void __launch_bounds__(LADDER_THREADS)
+    match_read(const uint4 *__restrict__ text, size_t nvec, unsigned *__restrict__ sink) {
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   unsigned x = 0;
   size_t v = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

@@ -8,8 +8,8 @@
  * global ones once (flush_counts). The loop is the warp's, not the thread's, so that all 32 lanes reach every
  * ballot (a lane past the text votes no).
  */
-__global__ void __launch_bounds__(LADDER_THREADS) match_position(const uint4 *__restrict__ text, ladder_plan p,
-                                                                 unsigned *__restrict__ counts) {
+__global__ void __launch_bounds__(LADDER_THREADS)
+    match_position(const uint4 *__restrict__ text, ladder_plan p, unsigned *__restrict__ counts) {
   extern __shared__ unsigned s_count[]; // nwords counts
   for (int j = threadIdx.x; j < p.nwords; j += blockDim.x) s_count[j] = 0;
   __syncthreads();

@@ -12,8 +12,8 @@
 #else
 __device__ __forceinline__ void funnel_windows(uint4 a, unsigned e, unsigned win[16]) { windows16(a, e, win); }
 #endif
-__global__ void __launch_bounds__(LADDER_THREADS) match_funnel(const uint4 *__restrict__ text, ladder_plan p,
-                                                               unsigned *__restrict__ counts) {
+__global__ void __launch_bounds__(LADDER_THREADS)
+    match_funnel(const uint4 *__restrict__ text, ladder_plan p, unsigned *__restrict__ counts) {
   extern __shared__ unsigned s_count[]; // nwords counts
   for (int j = threadIdx.x; j < p.nwords; j += blockDim.x) s_count[j] = 0;
   __syncthreads();

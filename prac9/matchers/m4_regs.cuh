@@ -27,7 +27,9 @@ __device__ __forceinline__ void count_equal(unsigned &count, unsigned x, unsigne
 // compiler's LEA.HI for them uses was not measured
 __device__ __forceinline__ unsigned window_fma(unsigned lo, unsigned hi, unsigned m) {
   unsigned r;
-  asm("{\n\t.reg .u32 t;\n\tmul.lo.u32 t, %2, %3;\n\tmad.hi.u32 %0, %1, %3, t;\n\t}" : "=r"(r) : "r"(lo), "r"(hi), "r"(m));
+  asm("{\n\t.reg .u32 t;\n\tmul.lo.u32 t, %2, %3;\n\tmad.hi.u32 %0, %1, %3, t;\n\t}"
+      : "=r"(r)
+      : "r"(lo), "r"(hi), "r"(m));
   return r;
 }
 
@@ -49,8 +51,8 @@ __device__ __forceinline__ void count_vector(uint4 a, unsigned e, const unsigned
 }
 
 template <int NW>
-__global__ void __launch_bounds__(LADDER_THREADS) match_regs(const uint4 *__restrict__ text, ladder_plan p, int word0,
-                                                             unsigned *__restrict__ counts) {
+__global__ void __launch_bounds__(LADDER_THREADS)
+    match_regs(const uint4 *__restrict__ text, ladder_plan p, int word0, unsigned *__restrict__ counts) {
   __shared__ unsigned s_count[NW];
   const int first = word0 + blockIdx.y * M4_WORDS; // this pass's words: first .. first + NW - 1
   if (threadIdx.x < NW) s_count[threadIdx.x] = 0;
@@ -91,7 +93,8 @@ __global__ void __launch_bounds__(LADDER_THREADS) match_regs(const uint4 *__rest
 }
 
 // the words in passes of M4_WORDS (grid.y of them), then one pass for the rest (NW = nwords % M4_WORDS)
-template <int NW> static void launch_regs(const ladder_plan *p, int word0, int passes) {
+template <int NW>
+static void launch_regs(const ladder_plan *p, int word0, int passes) {
   match_regs<NW><<<dim3(p->blocks[4], passes), LADDER_THREADS>>>(p->d_text, *p, word0, p->d_counts);
   getLastCudaError("match_regs execution failed");
 }
@@ -100,13 +103,27 @@ static void run_regs(const ladder_plan *p) {
   const int full = p->nwords / M4_WORDS, rest = p->nwords % M4_WORDS, word0 = full * M4_WORDS;
   if (full > 0) launch_regs<M4_WORDS>(p, 0, full);
   switch (rest) {
-  case 1: launch_regs<1>(p, word0, 1); break;
-  case 2: launch_regs<2>(p, word0, 1); break;
-  case 3: launch_regs<3>(p, word0, 1); break;
-  case 4: launch_regs<4>(p, word0, 1); break;
-  case 5: launch_regs<5>(p, word0, 1); break;
-  case 6: launch_regs<6>(p, word0, 1); break;
-  case 7: launch_regs<7>(p, word0, 1); break;
+  case 1:
+    launch_regs<1>(p, word0, 1);
+    break;
+  case 2:
+    launch_regs<2>(p, word0, 1);
+    break;
+  case 3:
+    launch_regs<3>(p, word0, 1);
+    break;
+  case 4:
+    launch_regs<4>(p, word0, 1);
+    break;
+  case 5:
+    launch_regs<5>(p, word0, 1);
+    break;
+  case 6:
+    launch_regs<6>(p, word0, 1);
+    break;
+  case 7:
+    launch_regs<7>(p, word0, 1);
+    break;
   }
   static_assert(M4_WORDS == 8, "run_regs instantiates NW = 1..7 for the last pass");
 }

@@ -11,23 +11,23 @@
  * A slot with no word holds a word whose own slot is another, so no window that reaches it can equal it. A match
  * adds 1 to its slot's count in shared memory (an atomic: several lanes may find the same common word); the
  * block adds its counts to the global per-slot counts once, and match_gather copies each word's count out (equal
- * words share a slot). Shared memory: the keys and counts (2 x 4 bytes per slot, 2 to 4 slots per distinct word, 1 to 2 where that does not fit)
- * and a displacement per bucket.
+ * words share a slot). Shared memory: the keys and counts (2 x 4 bytes per slot, 2 to 4 slots per distinct word,
+ * 1 to 2 where that does not fit) and a displacement per bucket.
  */
 #define HASH_MUL0 0x9E3779B1u // Knuth's multiplicative hash: the top bits of x * HASH_MUL0 are the bucket
 #define HASH_WORDS_PER_BUCKET 4
 
 typedef struct {
-  int slots, buckets;   // powers of 2
-  int shift0, shift1;   // 32 - log2(buckets), 32 - log2(slots)
-  unsigned mul1;        // the second hash's multiplier (odd): the first of a list that builds a table
-  size_t smem;          // bytes of shared memory per block
+  int slots, buckets; // powers of 2
+  int shift0, shift1; // 32 - log2(buckets), 32 - log2(slots)
+  unsigned mul1;      // the second hash's multiplier (odd): the first of a list that builds a table
+  size_t smem;        // bytes of shared memory per block
   unsigned *d_keys, *d_disp, *d_slot_count;
-  int *d_slot_of;       // the slot of each word
+  int *d_slot_of; // the slot of each word
 } hash_plan;
 
-__global__ void __launch_bounds__(LADDER_THREADS) match_hash(const uint4 *__restrict__ text, ladder_plan p,
-                                                             hash_plan hp, unsigned *__restrict__ slot_count) {
+__global__ void __launch_bounds__(LADDER_THREADS)
+    match_hash(const uint4 *__restrict__ text, ladder_plan p, hash_plan hp, unsigned *__restrict__ slot_count) {
   extern __shared__ unsigned s_table[]; // keys, counts (hp.slots each), displacements (hp.buckets)
   unsigned *s_key = s_table, *s_cnt = s_table + hp.slots, *s_disp = s_table + 2 * hp.slots;
   for (int i = threadIdx.x; i < hp.slots; i += blockDim.x) s_key[i] = hp.d_keys[i], s_cnt[i] = 0;
@@ -73,8 +73,7 @@ static void hash_free(hash_plan *hp) {
 static int hash_setup(hash_plan *hp, int dev, const unsigned *words, int nwords, char *why, size_t nwhy) {
   unsigned *keys = NULL, *disp = NULL;
   int *slot_of = NULL;
-  if (!hash_build(hp, device_limits(dev)->smem_block_optin, words, nwords, &keys, &disp, &slot_of, why, nwhy))
-    return 0;
+  if (!hash_build(hp, device_limits(dev)->smem_block_optin, words, nwords, &keys, &disp, &slot_of, why, nwhy)) return 0;
   checkCudaErrors(cudaMalloc((void **)&hp->d_keys, sizeof(unsigned) * hp->slots));
   checkCudaErrors(cudaMalloc((void **)&hp->d_disp, sizeof(unsigned) * hp->buckets));
   checkCudaErrors(cudaMalloc((void **)&hp->d_slot_count, sizeof(unsigned) * hp->slots));

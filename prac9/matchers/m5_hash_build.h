@@ -39,12 +39,15 @@ static int hash_build(hash_plan *hp, int smem_optin, const unsigned *words, int 
   if (hp->smem > (size_t)smem_optin) {
     free(d);
     return snprintf(why, nwhy, "a table of %d slots needs %zu bytes of shared memory per block; this GPU has %d",
-                    hp->slots, hp->smem, smem_optin), 0;
+                    hp->slots, hp->smem, smem_optin),
+           0;
   }
   hp->shift0 = 32 - log2_of(hp->buckets), hp->shift1 = 32 - log2_of(hp->slots);
-  unsigned *keys = (unsigned *)malloc(sizeof(unsigned) * hp->slots), *disp = (unsigned *)calloc(hp->buckets, sizeof(unsigned));
+  unsigned *keys = (unsigned *)malloc(sizeof(unsigned) * hp->slots);
+  unsigned *disp = (unsigned *)calloc(hp->buckets, sizeof(unsigned));
   int *order = (int *)malloc(sizeof(int) * nd), *start = (int *)calloc(hp->buckets + 1, sizeof(int));
-  int *by_size = (int *)malloc(sizeof(int) * hp->buckets), *slot_of = (int *)malloc(sizeof(int) * ((nwords > hp->buckets ? nwords : hp->buckets) + 1));
+  int *by_size = (int *)malloc(sizeof(int) * hp->buckets);
+  int *slot_of = (int *)malloc(sizeof(int) * ((nwords > hp->buckets ? nwords : hp->buckets) + 1)); // (a cursor too)
   char *used = (char *)malloc(hp->slots);
   int built = 0;
   if (keys && disp && order && start && by_size && slot_of && used) {
@@ -53,7 +56,9 @@ static int hash_build(hash_plan *hp, int smem_optin, const unsigned *words, int 
     memcpy(slot_of, start, sizeof(int) * hp->buckets); // (slot_of as a cursor per bucket for now)
     for (int i = 0; i < nd; i++) order[slot_of[hash_bucket(hp, d[i])]++] = i;
     for (int i = 1; i < hp->buckets; i++) // the buckets, biggest first (insertion sort: stable, few thousand)
-      for (int j = i; j > 0 && start[by_size[j] + 1] - start[by_size[j]] > start[by_size[j - 1] + 1] - start[by_size[j - 1]]; j--) {
+      for (int j = i;
+           j > 0 && start[by_size[j] + 1] - start[by_size[j]] > start[by_size[j - 1] + 1] - start[by_size[j - 1]];
+           j--) {
         int t = by_size[j];
         by_size[j] = by_size[j - 1], by_size[j - 1] = t;
       }

@@ -18,15 +18,15 @@
 __constant__ unsigned c_words[LADDER_WORDS_MAX]; // every word, packed as match_pack does; read by every thread
 
 typedef struct {
-  const uint4 *d_text;      // the text: nvec + 1 vectors, zeros past its end
-  size_t length, npos;      // bytes, and positions a window can start at (length - 3, or 0)
-  size_t nfull;             // vectors whose 16 positions are all below npos
-  int nwords;               // words, each in c_words[] (kernels 2-4) or the hash table (kernel 5)
-  const unsigned *d_words;  // the words again, in global memory: the course's step 1 reads them there
-  unsigned *d_counts;       // nwords counts, zeroed by each run (kernels 2-5 add to them)
-  int blocks[6];            // kernel k's blocks: as many as are resident on the GPU at once
-  unsigned *d_sink;         // kernel 0's: one int per block, so that its reads cannot be left out
-  void *step1, *step5;      // the course's step (its partial counts) and the hash table's state
+  const uint4 *d_text;     // the text: nvec + 1 vectors, zeros past its end
+  size_t length, npos;     // bytes, and positions a window can start at (length - 3, or 0)
+  size_t nfull;            // vectors whose 16 positions are all below npos
+  int nwords;              // words, each in c_words[] (kernels 2-4) or the hash table (kernel 5)
+  const unsigned *d_words; // the words again, in global memory: the course's step 1 reads them there
+  unsigned *d_counts;      // nwords counts, zeroed by each run (kernels 2-5 add to them)
+  int blocks[6];           // kernel k's blocks: as many as are resident on the GPU at once
+  unsigned *d_sink;        // kernel 0's: one int per block, so that its reads cannot be left out
+  void *step1, *step5;     // the course's step (its partial counts) and the hash table's state
 } ladder_plan;
 
 // 16 windows of 4 bytes: win[k] is the text at byte 16v + k, from the vector's ints a.x..a.w and the int after
