@@ -3,7 +3,8 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-PRACS := $(patsubst %/Makefile,%,$(sort $(wildcard prac[0-9]/Makefile)))
+# every pracN with a Makefile, prac1 .. prac12 in order (sort -V: prac10 after prac9)
+PRACS := $(shell ls -d prac[0-9]*/Makefile 2>/dev/null | xargs -n1 dirname | sort -V)
 RUNS  := $(addsuffix /runs,$(PRACS))
 
 # the toolkit and ARCH, worked out once here (common/toolchain.mk) and handed to every practical

@@ -5,7 +5,7 @@ past these sizes holds two lessons.
     (pracN/<dir>/*.cuh) at most 300;
   - an exercise is the small file the learner writes: at most 80 lines, or 160 for a whole-program copy
     (tests/exercise_copies.py lists them and keeps them equal to their programs), 1,700 lines in all;
-  - the practicals' Makefiles at most 240 lines together.
+  - the practicals' Makefiles at most 280 lines together (12 practicals: about 23 lines each).
 Prints PASS/FAIL a rule and closes with "N passed, N failed".
 """
 import glob
@@ -20,7 +20,7 @@ RUNNERS = ["prac3/laplace3d_ladder.cu", "prac4/reduction_ladder.cu", "prac5/sgem
            "prac5/transpose_ladder.cu", "prac5/conv1d_ladder.cu", "prac6/concat.cu", "prac6/eltwise.cu",
            "prac7/trid_batch.cu", "prac8/scan_blocks.cu", "prac8/radix_sort.cu", "prac8/recurrence.cu",
            "prac9/match.cu", "prac9/match_ladder.cu", "prac9/match_any.cu"]
-SOURCE_MAX, STEP_MAX, EXERCISE_MAX, COPY_MAX, EXERCISES_ALL, MAKEFILES_ALL = 400, 300, 80, 160, 1700, 240
+SOURCE_MAX, STEP_MAX, EXERCISE_MAX, COPY_MAX, EXERCISES_ALL, MAKEFILES_ALL = 400, 300, 80, 160, 1700, 280
 
 
 def nlines(path):
