@@ -5,7 +5,7 @@
  * more words), held in registers for the whole loop, with a count each; the 16 x NW compares per vector are
  * straight-line code, and each thread loads M4_VECS vectors before it compares, so that loads are in flight
  * while it works. Each compare is one instruction and its count one more (count_equal), and the windows are made
- * on the FMA pipe (window_fma), so that the integer pipe does nothing but the compares. At the end a warp adds its
+ * by multiplies (window_fma), not by the funnel shifts of kernel 3. At the end a warp adds its
  * 32 lanes' counts with shuffles, lane 0 adds that to the block's in shared memory, and the block adds its counts
  * to the global ones: the text's matches cost no atomics at all.
  */
@@ -21,10 +21,10 @@ __device__ __forceinline__ void count_equal(unsigned &count, unsigned x, unsigne
 }
 
 // The window (lo >> 8k) | (hi << (32 - 8k)), k = 1..3, with m = 2^(32 - 8k), as hi(lo * m) + hi * m: a multiply
-// and a multiply-add, which run on the FMA pipe, where windows16's funnel shift runs on the integer ALU pipe
-// beside every compare. With 4 words a 16-byte vector needs 64 compares (ALU) and 64 predicated adds (not on the
-// ALU pipe); the multiplies measured faster than the shifts (docs/notes/prac9.md), though which pipe the
-// compiler's LEA.HI for them uses was not measured
+// and a multiply-add, instructions meant for the FMA pipe, where windows16's funnel shift is an integer-pipe
+// instruction beside every compare. On an H100 (sm_90) this measured faster than the shifts (docs/notes/prac9.md);
+// the compiler emits LEA.HI and IMAD.SHL for it, and which pipe LEA.HI uses was not measured. The predicated
+// adds are VIADD on sm_90 and IADD3 on sm_75 and sm_86 (the handout's kernel 4 says what that changes)
 __device__ __forceinline__ unsigned window_fma(unsigned lo, unsigned hi, unsigned m) {
   unsigned r;
   asm("{\n\t.reg .u32 t;\n\tmul.lo.u32 t, %2, %3;\n\tmad.hi.u32 %0, %1, %3, t;\n\t}"
