@@ -12,9 +12,9 @@
  * byte, 84% the 2nd, 46% the 4th, 7.7% the 8th: 4.73 table reads per position, the one that fails included;
  * with 256 random patterns (letters) 2.01 reads per position (docs/notes/prac9.md). So:
  *   - the table: placed breadth first, the states nearest the root in the lowest slots, and the first nshared
- *     slots (all of them where they fit: with 256 patterns about 8,000 slots, 32 KB) in shared memory, where
- *     nearly every read falls; the others read through L1 and L2 (__ldg). The root's transitions are the slots
- *     root_base + c, its row of 256;
+ *     slots (all of them where they fit: with 256 patterns about 8,000 slots, the keys alone 32 KB, 66 KB with a
+ *     count per slot) in shared memory, where nearly every read falls; the others read through L1 and L2 (__ldg).
+ *     The root's transitions are the slots root_base + c, its row of 256;
  *   - the text: each thread walks from MATCH_ANY_POSITIONS positions in a row, and holds them and the 64 bytes
  *     after them (all a walk can read) in a column of shared memory of its own: word m of lane l's column is
  *     word 32 m + l of its warp's region, so each thread's column is in a bank of its own and the 32 reads of a
