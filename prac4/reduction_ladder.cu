@@ -22,8 +22,8 @@
  * float sum in any tree order (Higham, Accuracy and Stability of Numerical Algorithms, 4.2).
  *
  * -bench runs and checks every step on the same array, then times each one (median of -reps) next to a
- * device-to-device copy of the same bytes: the table of the handout, and BENCH lines with x_cub, the
- * step's speed as a multiple of CUB's (CUB's time / the step's time: above 1 is faster than CUB).
+ * read-only stream of as many bytes (a reduction only reads): the table of the handout, and BENCH lines with
+ * x_cub, the step's speed as a multiple of CUB's (CUB's time / the step's time: above 1 is faster than CUB).
  *   nvcc -O3 -arch=native -I../common reduction_ladder.cu reduction_gold.c -o reduction_ladder
  */
 #define COURSE_STEPS "practical 4, workbook steps 2-6 (course steps 3-6 = workbook 2-5; step 6 is beyond the course)"
@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
       {"uniform", ARG_FLAG, &uniform, 0, 1, "random floats in [0, 1) instead of the whole numbers 0..9"},
       {"sparse", ARG_FLAG, &sparse, 0, 1, "whole numbers, one in 32 (and the last) 1, the rest 0: exact at 2^28"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
-      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step, CUB and a copy, print the table and BENCH lines"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step, CUB and a read-only stream; table and BENCH lines"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));

@@ -5,7 +5,7 @@
  *
  * Integer addition is exact and associative, so any order gives the same answer: the check is exact. A
  * block's sum of at most 1024 values below 2^32 / 1024 stays in 32 bits; the blocks' sums go into a 64-bit
- * result (atomicAdd on unsigned long long), zeroed first, since 2^28 digits add up to more than 2^31.
+ * result (atomicAdd on unsigned long long), zeroed first: n goes up to 2^36, whose digits sum to about 3.1e11 > 2^32.
  *
  * EXERCISE: the two __reduce_add_sync calls are cut out (TODO(step 5)).
  *
