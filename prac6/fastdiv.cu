@@ -35,6 +35,7 @@
 #define CHECK_BLOCKS 2048 // blocks of BLOCK threads for the grid-stride division check
 #define REPS 20         // timed samples with -bench
 #define MAX_DIVISORS 128
+#define FASTDIV_WATCHDOG_SAMPLES (1ll << 24) // dividends per divisor at most, on a GPU with a display watchdog
 
 // ---- 1. the division check ----------------------------------------------------------------------------------
 
@@ -175,11 +176,24 @@ int main(int argc, char **argv) {
   double total_d = (double)N * C * H * W;
   if (total_d > 4294967295.0 / 2) args_fail("N*C*H*W = %.0f: the 32-bit index arithmetic allows at most 2^31 - 1", total_d);
   uint32_t total = (uint32_t)total_d;
-  uint64_t count = samples ? (uint64_t)samples : (1ull << 32);
   int user_sized = args_given(argc, argv, "N") || args_given(argc, argv, "C") || args_given(argc, argv, "H") ||
                    args_given(argc, argv, "W");
 
-  int dev = findCudaDevice(argc, argv);
+  // A display watchdog (Windows, WSL 2: cudaDevAttrKernelExecTimeout) stops a launch past about 2 s. The check of
+  // all 2^32 dividends of the fixed divisors is one launch, estimated at over a second on a 30-SM GPU
+  // (docs/prac6.md, step 6). There the default is 2^24 dividends per divisor (256 times less work), and a larger
+  // -samples (or 0, all of them) SKIPs. docs/troubleshooting.md#windows-watchdog
+  int dev = findCudaDevice(argc, argv), watchdog = 0;
+  checkCudaErrors(cudaDeviceGetAttribute(&watchdog, cudaDevAttrKernelExecTimeout, dev));
+  if (watchdog && !args_given(argc, argv, "samples")) {
+    samples = FASTDIV_WATCHDOG_SAMPLES;
+    printf("this GPU has a display watchdog: the default is -samples=%lld here, not all 2^32\n", samples);
+  }
+  if (watchdog && (samples == 0 || samples > FASTDIV_WATCHDOG_SAMPLES))
+    return result_skip("this GPU has a display watchdog (a launch past about 2 s is stopped), and %s dividends for "
+                       "each fixed divisor, in one launch, may outlast it: at most -samples=%lld here",
+                       samples == 0 ? "all 2^32" : "more than 2^24", FASTDIV_WATCHDOG_SAMPLES);
+  uint64_t count = samples ? (uint64_t)samples : (1ull << 32);
   size_t bytes = (size_t)total * sizeof(float);
   device_memory_check(4 * bytes, "four N*C*H*W arrays", user_sized);
 

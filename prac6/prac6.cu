@@ -9,7 +9,8 @@
  * By hand, in prac6/:
  *   gcc -O2 -std=c11 -I../common -c main.c -o main.o && gcc -O2 -std=c11 -I../common -c prac6_gold.c -o prac6_gold.o
  *   nvcc -O3 -arch=native -I../common -c prac6.cu -o prac6.o
- *   gcc main.o prac6.o prac6_gold.o -L/usr/local/cuda/lib64 -lcudart -lstdc++ -lm -o prac6
+ *   gcc main.o prac6.o prac6_gold.o -L/usr/local/cuda/lib64 -Wl,-rpath,/usr/local/cuda/lib64 -lcudart -lstdc++ -lm \
+ *       -o prac6
  */
 #include <stdio.h>
 #include <stdlib.h>

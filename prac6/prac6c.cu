@@ -7,11 +7,13 @@
  * known at run time, registers cannot be indexed, and the array goes to "local memory": per-thread memory that
  * lives in DRAM and is cached in L1/L2. The build log shows which (make prac6c, or .obj/prac6c.cu.log):
  *   size 2, 3, 16    registers only: "0 bytes stack frame"
- *   size 64          the 64 x 64 double loop is not unrolled, so xl is indexed at run time: a 256-byte stack frame
+ *   size 64          the 64 x 64 double loop is not fully unrolled, so xl is indexed at run time: a 256-byte
+ *                    stack frame
  *   size 256         unrolled as far as 255 registers go, and the rest spilled: "spill stores"
  *   my_kernel_runtime<16>, whose loops run to m, a run-time argument: a 64-byte stack frame
- *   my_unrolled_kernel<64> (prac6c_unroll.cuh), size 64 with #pragma unroll on every loop: registers only, no
- *                    stack frame, which the program checks from cudaFuncGetAttributes' localSizeBytes
+ *   my_unrolled_kernel<64> (prac6c_unroll.cuh), size 64 with #pragma unroll where the compiler would not
+ *                    unroll by itself: registers only, no stack frame, which the program checks from
+ *                    cudaFuncGetAttributes' localSizeBytes
  * The course's sizes are 2 and 3 (thread 0 gives size^2 = 4 and 9). The exercise (make exercises) is the
  * unrolling: exercises/prac6c_unroll.cuh, built into exercises/prac6c with -DEXERCISE.
  *   nvcc -O3 -arch=native --ptxas-options=-v -I../common prac6c.cu prac6_gold.c -o prac6c   (in prac6/)
@@ -47,7 +49,7 @@ __global__ void my_first_kernel(float *x, int n) {
   x[tid] = sum;
 }
 
-// step 4's experiment, my_unrolled_kernel: my_first_kernel with every loop unrolled (#pragma unroll), so that
+// step 4's experiment, my_unrolled_kernel: my_first_kernel with its loops unrolled (#pragma unroll), so that
 // every index into xl is a constant and ptxas can keep the array in registers even at size 64. Under
 // make exercises it is the learner's file
 #ifndef EXERCISE
@@ -97,7 +99,8 @@ static int check_local_memory(void) {
   printf("size 64: local memory a thread: %zu bytes in loops, %zu bytes unrolled\n", rolled.localSizeBytes,
          unrolled.localSizeBytes);
   if (unrolled.localSizeBytes == 0) return 0;
-  printf("size 64, unrolled: xl is still in local memory: unroll every loop (#pragma unroll)\n");
+  printf("size 64, unrolled: xl is still in local memory: find the loop whose unrolling lets ptxas keep it in "
+         "registers\n");
   return 1;
 }
 

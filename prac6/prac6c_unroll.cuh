@@ -1,12 +1,15 @@
 /*
- * prac6c_unroll.cuh -- practical 6, step 4's experiment: my_first_kernel (prac6c.cu) with every loop unrolled.
+ * prac6c_unroll.cuh -- practical 6, step 4's experiment: my_first_kernel (prac6c.cu) with its loops unrolled.
  *
- * At size 64, my_first_kernel's 64 x 64 double loop is left as loops, so xl[i] is indexed by a loop counter,
- * which a register cannot be, and the array lives in local memory (a 256-byte stack frame). `#pragma unroll`
- * before each loop asks nvcc to unroll it completely (its trip count, size, is a template constant): every
- * index into xl becomes a constant and ptxas keeps the 64 floats in registers (no stack frame; 72 registers a
- * thread with CUDA 13.0, for every target from sm_75 to sm_120). prac6c checks this from the binary
- * (cudaFuncGetAttributes' localSizeBytes) as well as the values. The exercise is this file without the pragmas:
+ * At size 64 the compiler unrolls my_first_kernel's first loop and the inner loop of the double loop by itself,
+ * but leaves the outer loop (64 passes of 64 multiply-adds) as a loop: xl[i] is then indexed by a loop counter, which a
+ * register cannot be, and the array lives in local memory (a 256-byte stack frame). `#pragma unroll` asks nvcc
+ * to unroll the loop after it completely (its trip count, size, is a template constant). The one that matters
+ * is on the outer loop of the double loop: with it alone every index into xl becomes a constant and ptxas keeps
+ * the 64 floats in registers (no stack frame; 72 registers per thread with CUDA 13.0, for every target from
+ * sm_75 to sm_120). The two other pragmas ask for what the compiler does anyway: without them it makes the
+ * same PTX and the same machine code. prac6c checks the outcome from the binary (cudaFuncGetAttributes'
+ * localSizeBytes) as well as the values. The exercise is this file without the pragmas:
  * exercises/prac6c_unroll.cuh.
  */
 template <int size>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""torch_peer.py -- the peer of prac6 steps 7 and 8 (docs/prac6.md): PyTorch's torch.cat and element-wise
+"""torch_peer.py -- the peer of prac6 steps 7 and 8 (docs/prac6_beyond.md): PyTorch's torch.cat and element-wise
 operators, timed on the shapes, strides and types of concat's and eltwise's bench lines, each beside a copy_
 of the same bytes in the same run.
 

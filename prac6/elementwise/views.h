@@ -150,7 +150,7 @@ static inline void elt_print_merge(const elt_dims *d, const elt_dims *m) {
   printf("]\n");
 }
 
-/* the benched cases (docs/prac6.md, step 8): NCHW 64 x 256 x 128 x 128, N = 32 for float (512 MB a tensor) */
+/* the benched cases (docs/prac6_beyond.md, step 8): NCHW 64 x 256 x 128 x 128, N = 32 for float (512 MB a tensor) */
 typedef struct {
   const char *name;
   int op;

@@ -3,11 +3,9 @@
  * loop. (The finished function is in ../atomics.cuh, which includes this file in its place when built with
  * -DEXERCISE.)
  *
- * Fill in atomic_max_float_cas (TODO(step 5)); then `make exercises/atomics && ./exercises/atomics`. On a GPU
- * that drives a display under Windows or WSL 2, run `./exercises/atomics -n=16384` instead: the default size has
- * contended launches that can outlast the display watchdog's 2 s (docs/prac6.md, step 5). Until it is right the
- * "float max, atomicCAS loop" targets keep their starting -inf, and the program ends RESULT: FAIL (exercise not
- * done: ...). Once it passes, -bench times it against the native atomics.
+ * Fill in atomic_max_float_cas (TODO(step 5)); then `make exercises/atomics && ./exercises/atomics`. Until it is
+ * right the "float max, atomicCAS loop" targets keep their starting -inf, and the program ends RESULT: FAIL
+ * (exercise not done: ...). Once it passes, -bench times it against the native atomics.
  */
 
 // The CAS loop: read, compute, and try to swap in the new value; if another thread changed the word in
