@@ -94,6 +94,7 @@ typedef struct {
 } tune_ini;
 int tune_ini_read(char *text, const char *file, tune_conf *c, tune_ini *f, char *msg, size_t len);
 void tune_ini_free(tune_ini *f);
+char *tune_trim(char *s); /* s without its leading and trailing white space (cut in place) */
 
 /* tune_conf.c */
 void tune_warn(tune_conf *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -31,16 +31,6 @@ void tune_warn(tune_conf *c, const char *fmt, ...) {
   c->nwarnings++;
 }
 
-static char *trim(char *s) {
-  while (isspace((unsigned char)*s)) s++;
-  char *e = s + strlen(s);
-  while (e > s && isspace((unsigned char)e[-1])) {
-    e--;
-    *e = '\0';
-  }
-  return s;
-}
-
 /* A value goes into `sh -c` as it is written, so it may hold no character the shell reads: letters, digits
  * and these only. 0, or -1 with msg. */
 static const char value_punct[] = "_.+-/=:";
@@ -71,7 +61,7 @@ int tune_add_values(tune_conf *c, int v, const char *list, char *msg, size_t len
   for (char *item = s;;) {
     char *comma = strchr(item, ',');
     if (comma) *comma = '\0';
-    char *t = trim(item);
+    char *t = tune_trim(item);
     if (*t == '\0') return fail(msg, len, "%s: an empty value in '%.100s'", c->name[v], list);
     if (check_value(c, v, t, msg, len)) return -1;
     if (c->nvals[v] == TUNE_MAX_VALUES) return fail(msg, len, "%s: more than %d values", c->name[v], TUNE_MAX_VALUES);
@@ -147,7 +137,7 @@ static int apply_scoring(tune_conf *c, scoring *sc, const char *k, const char *v
     if (*end == ',') snprintf(agg, sizeof(agg), "%.15s", end + 1 + strspn(end + 1, " \t"));
     ok = ok && (*end == '\0' || *end == ',');
     c->aggregate = 0;
-    while (c->aggregate < 4 && strcmp(aggs[c->aggregate], trim(agg))) c->aggregate++;
+    while (c->aggregate < 4 && strcmp(aggs[c->aggregate], tune_trim(agg))) c->aggregate++;
     if (!ok || c->aggregate == 4)
       return fail(m, len, "repeat = N, min|max|med|avg (N from 1 to %d), not %s", TUNE_MAX_REPEAT, v);
     c->repeat = (int)n;

@@ -26,7 +26,7 @@ __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t len, con
   return -1;
 }
 
-static char *trim(char *s) {
+char *tune_trim(char *s) {
   while (isspace((unsigned char)*s)) s++;
   char *e = s + strlen(s);
   while (e > s && isspace((unsigned char)e[-1])) {
@@ -38,14 +38,14 @@ static char *trim(char *s) {
 
 /* the text of a line without its comment: a line starting with # or ;, or from a ';' that follows a space */
 static char *uncomment(char *s) {
-  char *t = trim(s);
+  char *t = tune_trim(s);
   if (*t == '#' || *t == ';') return t + strlen(t);
   for (char *p = strchr(t, ';'); p; p = strchr(p + 1, ';'))
     if (p > t && isspace((unsigned char)p[-1])) {
       *p = '\0';
       break;
     }
-  return trim(t);
+  return tune_trim(t);
 }
 
 /* a setting of the section being read; a key given twice keeps its place, with the last value */
@@ -123,7 +123,7 @@ static int read_line(tune_ini *f, tune_conf *c, char *raw, const char *file, int
   if (!sep) return fail(msg, len, "%s:%d: expected name = value", file, line);
   *sep = '\0';
   for (char *k = t; *k; k++) *k = (char)tolower((unsigned char)*k); /* RawConfigParser's lower-case keys */
-  return add_entry(f, c, line, trim(t), trim(sep + 1), msg, len);
+  return add_entry(f, c, line, tune_trim(t), tune_trim(sep + 1), msg, len);
 }
 
 /* text is cut into lines in place; the entries' values are copies (tune_ini_free) */
