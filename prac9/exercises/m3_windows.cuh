@@ -7,9 +7,10 @@
  * -kernel=3` FAILs (exercise not done). Then try -gen=4097, -nwords=64 -file=match_ladder (zero bytes).
  */
 __device__ __forceinline__ void funnel_windows(uint4 a, unsigned e, unsigned win[16]) {
-  // TODO(step 2): win[4i] is int i itself; win[4i + k], k = 1, 2, 3, is its top 4 - k bytes and the low k bytes
-  // of the int after it: __funnelshift_r(lo, hi, s) returns the low 32 bits of the 64-bit (hi:lo) >> s, in one
-  // instruction. The ints in order are a.x, a.y, a.z, a.w, e.
+  // TODO(step 2): a window is the 4 bytes that start at one byte of the text, read as one int (step 1b's byte
+  // order). A window that starts inside an int takes bytes from that int and the int after it. The ints in
+  // order are a.x, a.y, a.z, a.w, e. __funnelshift_r(lo, hi, s) joins two ints into one 64-bit value, hi the
+  // upper half, shifts it right by s mod 32 bits and returns the low 32 bits, in one instruction.
   (void)a, (void)e;
   for (int k = 0; k < 16; k++) win[k] = 0u;
 }
