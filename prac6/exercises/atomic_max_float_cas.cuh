@@ -15,6 +15,7 @@ __device__ float atomic_max_float_cas(float *addr, float val) {
   // TODO(step 5): read the word at addr (as an int: __float_as_int / __int_as_float convert the bits); while
   // val is larger than the float it holds, try atomicCAS((int *)addr, what you read, val's bits); if the CAS
   // returned what you read, you are done, else retry with what it returned. Return the old value.
+  // A loop that never refreshes what it read spins forever: press Ctrl-C (on a display GPU the watchdog resets it).
   (void)val; // delete this line when val is used
   return *addr;
 }
