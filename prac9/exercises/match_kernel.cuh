@@ -21,8 +21,8 @@ __device__ void match_block(const unsigned *__restrict__ text, size_t nints, siz
   //     share out s_text[i] = text[base / 4 + i] for i = 0..MATCH_CHUNK (0 where base / 4 + i >= nints);
   //   - the shifted copies: after a __syncthreads(), each thread one int per offset, from s_text[i] and
   //     s_text[i + 1];
-  //   - the count loop: after a __syncthreads(), each thread counts its words at this chunk's positions that
-  //     are the block's: min(end - base, 4 MATCH_CHUNK) of them, whole ints first, then part of the next.
+  //   - the count loop: after a __syncthreads(), each thread counts its words in the windows of the block's
+  //     positions: window k of int i (s_text, or s_shift[k - 1]) is position base + 4i + k, counted if < end.
   //   Every thread must take every turn of this loop: a barrier that some threads skip hangs the block.
   // TODO(step 1): the block's store: out[w] = the count of word w, for each word this thread owns.
   (void)text, (void)nints, (void)first, (void)end, (void)words, (void)nwords, (void)out;
