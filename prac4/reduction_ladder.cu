@@ -63,7 +63,7 @@
 
 // the threads per block unless -threads says otherwise: 32 warps; with -unroll=2 the fastest step 6 on the
 // H100 measured, by about the run-to-run noise (make bench also times 256 x 4 and 512 x 8; the figures:
-// docs/prac4.md, step 6's table, and docs/notes/prac4.md, "Figures behind the source's choices")
+// docs/notes/prac4.md, "The ladder at other shapes and block sizes" and "Figures behind the source's choices")
 #ifndef LADDER_THREADS
 #define LADDER_THREADS 1024
 #endif

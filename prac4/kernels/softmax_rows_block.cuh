@@ -9,7 +9,7 @@
  *        chunk's (max, sum); softmax_rows_write merges the row's pairs -- every block of the row in the same
  *        order, so all get the same bits -- and writes its chunk, reading it again: two reads and one write.
  *        (A cluster of blocks sharing the pairs through distributed shared memory would save the second read
- *        for rows up to a cluster's registers; see the handout.)
+ *        for rows up to a cluster's registers; see docs/prac4_softmax.md.)
  */
 
 // the max (is_max) or the sum of v over the block, in every thread; whole warps
