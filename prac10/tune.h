@@ -95,6 +95,8 @@ typedef struct {
 int tune_ini_read(char *text, const char *file, tune_conf *c, tune_ini *f, char *msg, size_t len);
 void tune_ini_free(tune_ini *f);
 char *tune_trim(char *s); /* s without its leading and trailing white space (cut in place) */
+/* the message into msg (len bytes), and -1: the way every reader of the config reports bad input */
+int tune_fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* tune_conf.c */
 void tune_warn(tune_conf *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

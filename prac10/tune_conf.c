@@ -14,14 +14,6 @@
 
 #include "tune.h"
 
-__attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t len, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, len, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 void tune_warn(tune_conf *c, const char *fmt, ...) {
   if (c->nwarnings == TUNE_MAX_WARNINGS) return;
   va_list ap;
@@ -40,10 +32,10 @@ static int check_value(const tune_conf *c, int v, const char *t, char *msg, size
     if (isalnum((unsigned char)*s) || strchr(value_punct, *s)) continue;
     char what[16] = "a space";
     if (!isspace((unsigned char)*s)) snprintf(what, sizeof(what), "'%c'", *s);
-    return fail(msg, len,
-                "%s: the value '%.60s' holds %s, which the shell would read: a value is letters, digits "
-                "and %s only",
-                c->name[v], t, what, value_punct);
+    return tune_fail(msg, len,
+                     "%s: the value '%.60s' holds %s, which the shell would read: a value is letters, digits "
+                     "and %s only",
+                     c->name[v], t, what, value_punct);
   }
   return 0;
 }
@@ -52,7 +44,7 @@ static int check_value(const tune_conf *c, int v, const char *t, char *msg, size
 int tune_add_values(tune_conf *c, int v, const char *list, char *msg, size_t len) {
   size_t n = strlen(list) + 1;
   char *block = malloc(sizeof(char *) + n);
-  if (!block) return fail(msg, len, "out of memory");
+  if (!block) return tune_fail(msg, len, "out of memory");
   *(char **)block = c->arena; /* the arena is a chain of blocks, one per list, freed by tune_conf_free */
   c->arena = block;
   char *s = block + sizeof(char *);
@@ -62,11 +54,12 @@ int tune_add_values(tune_conf *c, int v, const char *list, char *msg, size_t len
     char *comma = strchr(item, ',');
     if (comma) *comma = '\0';
     char *t = tune_trim(item);
-    if (*t == '\0') return fail(msg, len, "%s: an empty value in '%.100s'", c->name[v], list);
+    if (*t == '\0') return tune_fail(msg, len, "%s: an empty value in '%.100s'", c->name[v], list);
     if (check_value(c, v, t, msg, len)) return -1;
-    if (c->nvals[v] == TUNE_MAX_VALUES) return fail(msg, len, "%s: more than %d values", c->name[v], TUNE_MAX_VALUES);
+    if (c->nvals[v] == TUNE_MAX_VALUES)
+      return tune_fail(msg, len, "%s: more than %d values", c->name[v], TUNE_MAX_VALUES);
     for (int k = 0; k < c->nvals[v]; k++)
-      if (strcmp(c->val[v][k], t) == 0) return fail(msg, len, "%s: the value %s is listed twice", c->name[v], t);
+      if (strcmp(c->val[v][k], t) == 0) return tune_fail(msg, len, "%s: the value %s is listed twice", c->name[v], t);
     int k = c->nvals[v];
     char *end;
     errno = 0;
@@ -107,24 +100,24 @@ static int apply_testing(tune_conf *c, const char *k, const char *v, char *m, si
   char *end;
   if (!strcmp(k, "compile") || !strcmp(k, "test") || !strcmp(k, "clean")) {
     char *cmd = !strcmp(k, "compile") ? c->compile : !strcmp(k, "test") ? c->test : c->clean;
-    if (strlen(v) >= TUNE_CMD_LEN) return fail(m, len, "%s is longer than %d characters", k, TUNE_CMD_LEN - 1);
+    if (strlen(v) >= TUNE_CMD_LEN) return tune_fail(m, len, "%s is longer than %d characters", k, TUNE_CMD_LEN - 1);
     strcpy(cmd, v);
     check_names(c, k, cmd);
     return 0;
   }
   if (!strcmp(k, "verdict")) {
     if (strcmp(v, "result") && strcmp(v, "exit"))
-      return fail(m, len, "verdict = result (a RESULT: PASS line) or exit (exit code 0), not %s", v);
+      return tune_fail(m, len, "verdict = result (a RESULT: PASS line) or exit (exit code 0), not %s", v);
     c->verdict_exit = v[0] == 'e';
     return 0;
   }
   if (!strcmp(k, "timeout")) {
     c->timeout_s = strtod(v, &end);
     if (end == v || *end || !(c->timeout_s > 0 && c->timeout_s <= 1e6))
-      return fail(m, len, "timeout = seconds (more than 0, at most 1000000), not %s", v);
+      return tune_fail(m, len, "timeout = seconds (more than 0, at most 1000000), not %s", v);
     return 0;
   }
-  return fail(m, len, "[testing] has no setting '%s'", k);
+  return tune_fail(m, len, "[testing] has no setting '%s'", k);
 }
 
 static int apply_scoring(tune_conf *c, scoring *sc, const char *k, const char *v, char *m, size_t len) {
@@ -139,14 +132,14 @@ static int apply_scoring(tune_conf *c, scoring *sc, const char *k, const char *v
     c->aggregate = 0;
     while (c->aggregate < 4 && strcmp(aggs[c->aggregate], tune_trim(agg))) c->aggregate++;
     if (!ok || c->aggregate == 4)
-      return fail(m, len, "repeat = N, min|max|med|avg (N from 1 to %d), not %s", TUNE_MAX_REPEAT, v);
+      return tune_fail(m, len, "repeat = N, min|max|med|avg (N from 1 to %d), not %s", TUNE_MAX_REPEAT, v);
     c->repeat = (int)n;
     return 0;
   }
   if (!strcmp(k, "optimal")) {
     sc->optimal = 0;
     while (sc->optimal < 6 && strcmp(optimals[sc->optimal], v)) sc->optimal++;
-    if (sc->optimal == 6) return fail(m, len, "optimal = %s: min_bench|max_bench|min_time|max_time|min|max", v);
+    if (sc->optimal == 6) return tune_fail(m, len, "optimal = %s: min_bench|max_bench|min_time|max_time|min|max", v);
     return 0;
   }
   if (!strcmp(k, "score")) {
@@ -154,20 +147,21 @@ static int apply_scoring(tune_conf *c, scoring *sc, const char *k, const char *v
     int n = sscanf(v, "%15s %63s %79s %7s", word, key, prog, extra);
     int ok = n >= 2 && n <= 3 && !strcmp(word, "bench") && strlen(key) < sizeof(c->bench_key);
     ok = ok && (n == 2 || (!strncmp(prog, "prog=", 5) && prog[5] && strlen(prog + 5) < sizeof(c->bench_prog)));
-    if (!ok) return fail(m, len, "score = bench KEY [prog=NAME], as in score = bench GBps prog=laplace3d, not %s", v);
+    if (!ok)
+      return tune_fail(m, len, "score = bench KEY [prog=NAME], as in score = bench GBps prog=laplace3d, not %s", v);
     strcpy(c->bench_key, key);
     strcpy(c->bench_prog, n == 3 ? prog + 5 : "");
     sc->score_given = 1;
     return 0;
   }
-  return fail(m, len, "[scoring] has no setting '%s'", k);
+  return tune_fail(m, len, "[scoring] has no setting '%s'", k);
 }
 
 static int apply(tune_conf *c, scoring *sc, const tune_ini_entry *en, char *m, size_t len) {
   const char *k = en->key, *v = en->value;
   switch (en->section) {
   case S_VARIABLES:
-    if (strcmp(k, "variables")) return fail(m, len, "[variables] has no setting '%s'", k);
+    if (strcmp(k, "variables")) return tune_fail(m, len, "[variables] has no setting '%s'", k);
     return tune_parse_tree(c, v, m, len);
   case S_VALUES: {
     int var = tune_find_var(c, k, strlen(k));
@@ -176,8 +170,8 @@ static int apply(tune_conf *c, scoring *sc, const tune_ini_entry *en, char *m, s
     return 0;
   }
   case S_RESTRICTIONS:
-    if (c->nrules == TUNE_MAX_RESTRICT) return fail(m, len, "more than %d restrictions", TUNE_MAX_RESTRICT);
-    if (strlen(v) >= sizeof(c->rule[0])) return fail(m, len, "a restriction over %d characters", 255);
+    if (c->nrules == TUNE_MAX_RESTRICT) return tune_fail(m, len, "more than %d restrictions", TUNE_MAX_RESTRICT);
+    if (strlen(v) >= sizeof(c->rule[0])) return tune_fail(m, len, "a restriction over %d characters", 255);
     strcpy(c->rule[c->nrules], v);
     c->nrules++;
     return tune_expr_eval(c, v, NULL, NULL, m, len);
@@ -187,11 +181,11 @@ static int apply(tune_conf *c, scoring *sc, const tune_ini_entry *en, char *m, s
     return apply_scoring(c, sc, k, v, m, len);
   default: /* S_OUTPUT */
     if (!strcmp(k, "log")) {
-      if (strlen(v) >= sizeof(c->log) || !v[0]) return fail(m, len, "log = a file name of 1 to 511 characters");
+      if (strlen(v) >= sizeof(c->log) || !v[0]) return tune_fail(m, len, "log = a file name of 1 to 511 characters");
       strcpy(c->log, v);
       return 0;
     }
-    if (strcmp(k, "script") && strcmp(k, "importance")) return fail(m, len, "[output] has no setting '%s'", k);
+    if (strcmp(k, "script") && strcmp(k, "importance")) return tune_fail(m, len, "[output] has no setting '%s'", k);
     tune_warn(c, "[output] %s is not supported here: ignored", k);
     return 0;
   }
@@ -199,28 +193,29 @@ static int apply(tune_conf *c, scoring *sc, const tune_ini_entry *en, char *m, s
 
 /* what the settings mean together: the score, the %%ID%% rule, the size of the space, the restrictions */
 static int check_whole(tune_conf *c, const scoring *sc, const char *file, char *msg, size_t len) {
-  if (c->nnodes == 0) return fail(msg, len, "%s: [variables] has no variables = {...}", file);
+  if (c->nnodes == 0) return tune_fail(msg, len, "%s: [variables] has no variables = {...}", file);
   for (int v = 0; v < c->nvars; v++)
-    if (c->nvals[v] == 0) return fail(msg, len, "%s: %s has no values in [values]", file, c->name[v]);
-  if (!c->test[0]) return fail(msg, len, "%s: [testing] has no test = command", file);
+    if (c->nvals[v] == 0) return tune_fail(msg, len, "%s: %s has no values in [values]", file, c->name[v]);
+  if (!c->test[0]) return tune_fail(msg, len, "%s: [testing] has no test = command", file);
   if (c->compile[0] && !(strstr(c->compile, "%%ID%%") && strstr(c->test, "%%ID%%")))
-    return fail(msg, len,
-                "%s: with a compile command, compile and test must both name the binary by %%%%ID%%%% "
-                "(-o bin/prog_%%%%ID%%%% and ./bin/prog_%%%%ID%%%%): re-timing builds several at once",
-                file);
-  if (!c->log[0]) return fail(msg, len, "%s: [output] has no log = file.csv", file);
+    return tune_fail(msg, len,
+                     "%s: with a compile command, compile and test must both name the binary by %%%%ID%%%% "
+                     "(-o bin/prog_%%%%ID%%%% and ./bin/prog_%%%%ID%%%%): re-timing builds several at once",
+                     file);
+  if (!c->log[0]) return tune_fail(msg, len, "%s: [output] has no log = file.csv", file);
   long long space = tune_space_size(c);
   if (space < 0 || space > TUNE_MAX_SPACE || tune_tree_count(c, 0) < 0)
-    return fail(msg, len, "%s: the values make more than %lld configurations in all (fewer values)", file,
-                TUNE_MAX_SPACE);
+    return tune_fail(msg, len, "%s: the values make more than %lld configurations in all (fewer values)", file,
+                     TUNE_MAX_SPACE);
   if (sc->score_given && sc->optimal == OPTIMAL_NONE)
-    return fail(msg, len, "%s: score = bench %s needs optimal = min or max (is a larger %s better?)", file,
-                c->bench_key, c->bench_key);
+    return tune_fail(msg, len, "%s: score = bench %s needs optimal = min or max (is a larger %s better?)", file,
+                     c->bench_key, c->bench_key);
   int o = sc->optimal == OPTIMAL_NONE ? 0 : sc->optimal; /* min_bench unless told */
   c->maximise = o % 2;
   c->score_kind = o < 2 ? SCORE_BENCH : o <= OPTIMAL_MAX_TIME ? SCORE_TIME : SCORE_LAST;
   if (sc->score_given && c->score_kind == SCORE_TIME)
-    return fail(msg, len, "%s: score = bench and optimal = %s disagree: say optimal = min or max", file, optimals[o]);
+    return tune_fail(msg, len, "%s: score = bench and optimal = %s disagree: say optimal = min or max", file,
+                     optimals[o]);
   if (sc->score_given) c->score_kind = SCORE_BENCH;
   if (c->score_kind == SCORE_TIME)
     tune_warn(c,
@@ -228,7 +223,7 @@ static int check_whole(tune_conf *c, const scoring *sc, const char *file, char *
               "are in every score (optimal = min_bench reads the program's own ms)",
               optimals[o]);
   char why[TUNE_MSG_LEN];
-  if (tune_check_rules(c, why, sizeof(why))) return fail(msg, len, "%s: %s", file, why);
+  if (tune_check_rules(c, why, sizeof(why))) return tune_fail(msg, len, "%s: %s", file, why);
   return 0;
 }
 
@@ -239,7 +234,7 @@ int tune_conf_parse(const char *text, const char *file, tune_conf *c, char *msg,
   c->timeout_s = TUNE_TIMEOUT_S;
   strcpy(c->bench_key, "ms");
   char *copy = strdup(text), m[TUNE_MSG_LEN];
-  if (!copy) return fail(msg, len, "out of memory");
+  if (!copy) return tune_fail(msg, len, "out of memory");
   tune_ini f;
   scoring sc = {0, OPTIMAL_NONE};
   int rc = tune_ini_read(copy, file, c, &f, msg, len);
@@ -247,7 +242,7 @@ int tune_conf_parse(const char *text, const char *file, tune_conf *c, char *msg,
     for (int i = 0; i < f.n && rc == 0; i++) {
       int pass_of = f.en[i].section == S_VARIABLES ? 0 : f.en[i].section == S_VALUES ? 1 : 2;
       if (pass_of == pass && apply(c, &sc, &f.en[i], m, sizeof(m)))
-        rc = fail(msg, len, "%s:%d: %s", file, f.en[i].line, m);
+        rc = tune_fail(msg, len, "%s:%d: %s", file, f.en[i].line, m);
     }
   }
   if (rc == 0) rc = check_whole(c, &sc, file, msg, len);
@@ -259,7 +254,7 @@ int tune_conf_parse(const char *text, const char *file, tune_conf *c, char *msg,
 int tune_conf_load(const char *path, tune_conf *c, char *msg, size_t len) {
   memset(c, 0, sizeof(*c));
   FILE *f = fopen(path, "rb");
-  if (!f) return fail(msg, len, "cannot read %s", path);
+  if (!f) return tune_fail(msg, len, "cannot read %s", path);
   char *text = NULL;
   size_t cap = 0;
   ssize_t n = getdelim(&text, &cap, '\0', f); /* the whole file, unless it holds a NUL byte */
@@ -269,7 +264,7 @@ int tune_conf_load(const char *path, tune_conf *c, char *msg, size_t len) {
   if (whole)
     rc = tune_conf_parse(n > 0 ? text : "", path, c, msg, len);
   else
-    rc = fail(msg, len, "cannot read %s as text", path);
+    rc = tune_fail(msg, len, "cannot read %s as text", path);
   free(text);
   return rc;
 }

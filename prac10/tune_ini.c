@@ -18,7 +18,7 @@
 
 const char *const tune_sections[S_COUNT] = {"variables", "values", "testing", "scoring", "output", "restrictions"};
 
-__attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t len, const char *fmt, ...) {
+int tune_fail(char *msg, size_t len, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, len, fmt, ap);
@@ -51,7 +51,7 @@ static char *uncomment(char *s) {
 /* a setting of the section being read; a key given twice keeps its place, with the last value */
 static int add_entry(tune_ini *f, tune_conf *c, int line, const char *key, const char *value, char *msg, size_t len) {
   char *copy = strdup(value);
-  if (!copy) return fail(msg, len, "out of memory");
+  if (!copy) return tune_fail(msg, len, "out of memory");
   for (int i = 0; i < f->n && key[0]; i++)
     if (f->en[i].section == f->section && strcmp(f->en[i].key, key) == 0) {
       tune_warn(c, "[%s] %s is set twice (lines %d and %d): the last one counts", tune_sections[f->section], key,
@@ -67,7 +67,7 @@ static int add_entry(tune_ini *f, tune_conf *c, int line, const char *key, const
     tune_ini_entry *grown = realloc(f->en, sizeof(tune_ini_entry) * (size_t)cap);
     if (!grown) {
       free(copy);
-      return fail(msg, len, "out of memory");
+      return tune_fail(msg, len, "out of memory");
     }
     f->en = grown;
     f->cap = cap;
@@ -88,10 +88,10 @@ static int section_header(tune_ini *f, tune_conf *c, char *t, const char *file, 
   int s = S_COUNT - 1;
   while (s >= 0 && strcasecmp(t + 1, tune_sections[s]) != 0) s--;
   if (s < 0 || !close || close[1])
-    return fail(msg, len,
-                "%s:%d: unknown section %s] (the sections: [variables] [values] [testing] [scoring] [output] "
-                "[restrictions])",
-                file, line, t);
+    return tune_fail(msg, len,
+                     "%s:%d: unknown section %s] (the sections: [variables] [values] [testing] [scoring] [output] "
+                     "[restrictions])",
+                     file, line, t);
   if (f->seen[s])
     tune_warn(c, "[%s] is given twice (lines %d and %d): read as one section", tune_sections[s], f->seen[s], line);
   else
@@ -110,17 +110,17 @@ static int read_line(tune_ini *f, tune_conf *c, char *raw, const char *file, int
     tune_ini_entry *e = &f->en[f->last];
     size_t a = strlen(e->value), b = strlen(t);
     char *grown = realloc(e->value, a + b + 2);
-    if (!grown) return fail(msg, len, "out of memory");
+    if (!grown) return tune_fail(msg, len, "out of memory");
     e->value = grown;
     grown[a] = ' ';
     memcpy(grown + a + 1, t, b + 1);
     return 0;
   }
   if (*t == '[') return section_header(f, c, t, file, line, msg, len);
-  if (f->section < 0) return fail(msg, len, "%s:%d: a setting before any [section]", file, line);
+  if (f->section < 0) return tune_fail(msg, len, "%s:%d: a setting before any [section]", file, line);
   if (f->section == S_RESTRICTIONS) return add_entry(f, c, line, "", t, msg, len);
   char *sep = strpbrk(t, "=:");
-  if (!sep) return fail(msg, len, "%s:%d: expected name = value", file, line);
+  if (!sep) return tune_fail(msg, len, "%s:%d: expected name = value", file, line);
   *sep = '\0';
   for (char *k = t; *k; k++) *k = (char)tolower((unsigned char)*k); /* RawConfigParser's lower-case keys */
   return add_entry(f, c, line, tune_trim(t), tune_trim(sep + 1), msg, len);
@@ -144,7 +144,7 @@ int tune_ini_read(char *text, const char *file, tune_conf *c, tune_ini *f, char 
   }
   for (int s = 0; s < S_RESTRICTIONS; s++)
     if (!f->seen[s])
-      return fail(msg, len, "%s: no [%s] section (the course's five are all needed)", file, tune_sections[s]);
+      return tune_fail(msg, len, "%s: no [%s] section (the course's five are all needed)", file, tune_sections[s]);
   return 0;
 }
 
