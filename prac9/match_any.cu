@@ -184,7 +184,7 @@ int main(int argc, char **argv) {
   printf("automaton: %d states, %d slots of 4 bytes (a double array, placed breadth first): ", A.nstates, A.nslots);
   if (all_shared)
     printf("the whole table in shared memory with a count per slot, and %zu bytes of text columns: %zu of the %zu "
-           "bytes a block may have\n",
+           "bytes per block allowed\n",
            text_smem, smem, limit);
   else
     printf("its first %d slots (the states nearest the root) in shared memory, the other %d read through L1/L2: %s\n",
