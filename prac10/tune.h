@@ -8,7 +8,8 @@
  *   tune_proc.c    a command run as a process: the time limit on the process, its output in temporary files
  *   tune_run.c     one configuration: its commands filled in and run, the verdict and the score of a run
  *   tune_log.c     the CSV log: what it records, read back as the cache of a new run and for replay
- *   tune_search.c  the strategies: the tree's exhaustive order, random samples, hill climbing
+ *   tune_search.c  the strategies: the tree's exhaustive order, random samples, and hill climbing's pieces
+ *   tune_hill.c    hill climbing with random restarts (the learner writes its moves: exercises/tune_hill.c)
  *   tune_retime.c  the best few timed again, interleaved, and the noise rule
  *   tune_replay.c  replay: a strategy over a complete log instead of over programs
  *   tune_session.c a live run: the log as the cache, each configuration run and logged, the progress line
@@ -192,6 +193,14 @@ const char *tune_strategy_name(int strategy);
 int tune_strategy_parse(const char *word);
 long long tune_quarter(const tune_conf *c); /* a quarter of the allowed configurations: the 25 % goal */
 void tune_defaults(const tune_conf *c, int strategy, long long *budget, long long *samples); /* fills in zeros */
+unsigned long long tune_random(unsigned long long *state); /* the next of the -seed's sequence */
+int tune_random_unseen(tune_search *s, int *idx);          /* 1: idx not asked for yet; 0: none left */
+int tune_neighbour(tune_search *s, const int *cur, int v, int step, int *nb, tune_eval *there); /* 0: none */
+void tune_shuffle_moves(tune_search *s, int *order, int n, int last); /* the 2 x nvars moves, last first */
+
+/* tune_hill.c (the learner's exercise: exercises/tune_hill.c) */
+void tune_hill_climb(tune_search *s);
+extern const char tune_exercise_todo[]; /* "" here; the starting file's TODO, which replay's verdict names */
 
 /* tune_retime.c */
 typedef struct {

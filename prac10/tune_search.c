@@ -2,7 +2,8 @@
  * tune_search.c -- the strategies over the configurations:
  *   exhaustive  the course's: the variable tree's tests in its order (tune_tree_count says how many);
  *   random      -samples=N distinct configurations, uniformly, within the restrictions;
- *   hill        hill climbing with random restarts over the full product of the values (described below).
+ *   hill        hill climbing with random restarts over the full product of the values (tune_hill.c, the
+ *               learner's exercise), from the pieces here: a random configuration not yet run, a neighbour.
  * Every strategy asks for a configuration through tune_search_point, which leaves out those a restriction
  * forbids, evaluates each other one once and counts it against the budget. What an evaluation is (a program
  * run, a log's row, a test's formula) is the caller's: a callback. The memo holds one entry per configuration of
@@ -17,7 +18,7 @@
 #include "tune.h"
 
 /* splitmix64: a small generator of good quality, the same sequence on every machine for a given -seed */
-static unsigned long long next_random(unsigned long long *state) {
+unsigned long long tune_random(unsigned long long *state) {
   *state += 0x9e3779b97f4a7c15ULL;
   unsigned long long x = *state;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -125,14 +126,14 @@ static double tree_walk(tune_search *s, int n, int *idx) {
 /* ---- random and hill climbing ---------------------------------------------------------------------------- */
 /* a configuration not yet asked for, uniformly: by rejection, then (when nearly all have been asked for) the first
  * one after a random place in the linear order. 0 when none is left. */
-static int random_unseen(tune_search *s, int *idx) {
+int tune_random_unseen(tune_search *s, int *idx) {
   const tune_conf *c = s->conf;
   if (s->nseen >= s->space) return 0;
   for (int tries = 0; tries < 1000; tries++) {
-    for (int v = 0; v < c->nvars; v++) idx[v] = (int)(next_random(&s->rng) % (unsigned long long)c->nvals[v]);
+    for (int v = 0; v < c->nvars; v++) idx[v] = (int)(tune_random(&s->rng) % (unsigned long long)c->nvals[v]);
     if (s->status[tune_linear(c, idx)] == 0) return 1;
   }
-  long long lin = (long long)(next_random(&s->rng) % (unsigned long long)s->space);
+  long long lin = (long long)(tune_random(&s->rng) % (unsigned long long)s->space);
   while (s->status[lin] != 0) lin = (lin + 1) % s->space;
   tune_unlinear(c, lin, idx);
   return 1;
@@ -141,14 +142,14 @@ static int random_unseen(tune_search *s, int *idx) {
 static void random_search(tune_search *s, long long samples) {
   int idx[TUNE_MAX_VARS];
   long long k = 0;
-  while ((samples <= 0 || k < samples) && !s->stopped && random_unseen(s, idx))
+  while ((samples <= 0 || k < samples) && !s->stopped && tune_random_unseen(s, idx))
     if (tune_search_point(s, idx).status != EVAL_RESTRICTED) k++;
 }
 
 /* The neighbour of cur one way (step +1 or -1) along variable v: the next value of v's list that is allowed and
  * does not fail, so that a value that fails (BY = 3 does not compile) is stepped over, not a wall. Values not yet
  * run are run on the way. 1 with nb and its evaluation; 0 at the end of the list. */
-static int neighbour(tune_search *s, const int *cur, int v, int step, int *nb, tune_eval *there) {
+int tune_neighbour(tune_search *s, const int *cur, int v, int step, int *nb, tune_eval *there) {
   memcpy(nb, cur, sizeof(int) * TUNE_MAX_VARS);
   for (nb[v] = cur[v] + step; nb[v] >= 0 && nb[v] < s->conf->nvals[v] && !s->stopped; nb[v] += step) {
     *there = tune_search_point(s, nb);
@@ -157,43 +158,20 @@ static int neighbour(tune_search *s, const int *cur, int v, int step, int *nb, t
   return 0;
 }
 
-/* Hill climbing with random restarts. From a random configuration not yet run, try its neighbours (each variable
- * one value up or down its list, stepping over values that fail or are restricted), the move that last improved
- * first and then the rest in random order, and go to the first one that scores better. Where none does (a local
- * minimum), restart from a random configuration not yet run. It stops at the budget, or when every allowed
- * configuration has been run. */
-static void hill_climb(tune_search *s) {
-  const tune_conf *c = s->conf;
-  int cur[TUNE_MAX_VARS] = {0}, nb[TUNE_MAX_VARS], order[2 * TUNE_MAX_VARS], n = 2 * c->nvars;
-  while (!s->stopped && random_unseen(s, cur)) {
-    int last = -1; /* a restart: no move has improved yet */
-    tune_eval here = tune_search_point(s, cur);
-    if (here.status == EVAL_RESTRICTED) continue;
-    for (int moved = 1; moved && !s->stopped;) {
-      for (int i = 0; i < n; i++) order[i] = i;
-      for (int i = n - 1; i > 0; i--) { /* shuffled, then the last improving move first */
-        int j = (int)(next_random(&s->rng) % (unsigned long long)(i + 1)), t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-      }
-      for (int i = 0; i < n && last >= 0; i++)
-        if (order[i] == last) {
-          order[i] = order[0];
-          order[0] = last;
-        }
-      moved = 0;
-      for (int i = 0; i < n && !moved && !s->stopped; i++) {
-        tune_eval there;
-        if (!neighbour(s, cur, order[i] / 2, order[i] % 2 ? 1 : -1, nb, &there)) continue;
-        if (there.cost < here.cost) {
-          memcpy(cur, nb, sizeof(cur));
-          here = there;
-          last = order[i];
-          moved = 1;
-        }
-      }
-    }
+/* the 2 x nvars moves in random order (move m: variable m / 2, one value down when m is even, up when odd), the
+ * move that last improved first (-1: none yet) */
+void tune_shuffle_moves(tune_search *s, int *order, int n, int last) {
+  for (int i = 0; i < n; i++) order[i] = i;
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)(tune_random(&s->rng) % (unsigned long long)(i + 1)), t = order[i];
+    order[i] = order[j];
+    order[j] = t;
   }
+  for (int i = 0; i < n && last >= 0; i++)
+    if (order[i] == last) {
+      order[i] = order[0];
+      order[0] = last;
+    }
 }
 
 static const char *const strategy_names[] = {"exhaustive", "random", "hill"};
@@ -223,7 +201,7 @@ int tune_search_run(tune_search *s, int strategy, long long samples) {
   int idx[TUNE_MAX_VARS] = {0};
   if (strategy == STRATEGY_EXHAUSTIVE) tree_walk(s, 0, idx);
   if (strategy == STRATEGY_RANDOM) random_search(s, samples);
-  if (strategy == STRATEGY_HILL) hill_climb(s);
+  if (strategy == STRATEGY_HILL) tune_hill_climb(s);
   return s->found;
 }
 
