@@ -15,7 +15,8 @@
  *     never the best ([testing] verdict = exit accepts a course program with no RESULT line); every command has a
  *     time limit ([testing] timeout = S, 300 s unless told);
  *   - [restrictions], one expression per line (BLOCK_X * BLOCK_Y <= 1024): a configuration that breaks one is
- *     not run;
+ *     not run. An expression may name the GPU's limits (BLOCK_X * BLOCK_Y * 4 <= DEVICE_SMEM_BLOCK: tune_device.c),
+ *     read from the GPU here, or from a GPU profile (WORKBOOK_GPU_PROFILE=t4) where there is none;
  *   - the log is also a cache: run tune again and it runs only the configurations the log does not hold, so an
  *     interrupted tuning resumes. The log says how its scores were made, and a config that scores another way
  *     refuses it (-fresh starts it again);
@@ -31,6 +32,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #define COURSE_STEPS "practical 10, workbook steps 1 to 4 (course steps 1 to 6: Flamingo's auto-tuner, rebuilt in C)"
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,19 @@ static void print_settings(const tune_conf *c) {
   }
   if (c->nrules) printf("\nRestrictions:\n");
   for (int i = 0; i < c->nrules; i++) printf("%s\n", c->rule[i]);
+  if (c->device_known) { /* the limits the restrictions name, and whose they are */
+    printf("with the limits of %s:", c->device_name);
+    for (int d = 0, first = 1; d < TUNE_DEVICE_LIMITS; d++) {
+      const char *name = tune_device_name(d);
+      size_t n = strlen(name);
+      int named = 0;
+      for (int i = 0; i < c->nrules; i++)
+        for (const char *at = strstr(c->rule[i], name); at; at = strstr(at + 1, name))
+          named |= !(isalnum((unsigned char)at[n]) || at[n] == '_');
+      if (named) printf("%s %s = %lld", first ? "" : ",", name, c->device[d]), first = 0;
+    }
+    printf("\n");
+  }
   printf("\ncompile:\n%s\n\ntest:\n%s\n\nclean:\n%s\n\n", c->compile[0] ? c->compile : "(none)", c->test,
          c->clean[0] ? c->clean : "(none)");
   if (c->score_kind == SCORE_BENCH)
@@ -183,7 +198,12 @@ int main(int argc, char **argv) {
   tune_conf *c = calloc(1, sizeof(tune_conf));
   if (!c) args_fail("out of memory");
   S.c = c;
-  if (tune_conf_load(config, c, msg, sizeof(msg))) args_fail("%s", msg);
+  rc = tune_conf_load(config, c, msg, sizeof(msg));
+  if (rc == 2) { /* restrictions on the GPU's limits, and no GPU or profile to take them from */
+    printf("RESULT: SKIP (%s)\n", msg);
+    return 2;
+  }
+  if (rc) args_fail("%s", msg);
   if (replay_path[0]) { /* the log as named from here: replay runs no command */
     rc = tune_replay_report(c, replay_path, strategy, budget, samples, seed, trials, within / 100);
     tune_conf_free(c);

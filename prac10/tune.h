@@ -5,6 +5,7 @@
  *   tune_ini.c     the config file's syntax: [sections], keys and values, as RawConfigParser reads them
  *   tune_conf.c    the config's settings: what each means, checked, and the values
  *   tune_expr.c    [restrictions]: integer expressions, checked over the whole product when the config is read
+ *   tune_device.c  the GPU's limits that a restriction may name (DEVICE_SMEM_BLOCK ...), or a GPU profile's
  *   tune_proc.c    a command run as a process: the time limit on the process, its output in temporary files
  *   tune_run.c     one configuration: its commands filled in and run, the verdict and the score of a run
  *   tune_log.c     the CSV log: what it records, read back as the cache of a new run and for replay
@@ -32,6 +33,7 @@
 #define TUNE_MSG_LEN 320
 #define TUNE_TIMEOUT_S 300.0         /* a command's time limit unless [testing] timeout = S */
 #define TUNE_OUTPUT_MAX (64LL << 20) /* bytes of output at most: a command that prints more is stopped */
+#define TUNE_DEVICE_LIMITS 11        /* the DEVICE_ names a restriction may use (tune_device.c) */
 
 enum { AGG_MIN, AGG_MAX, AGG_MED, AGG_AVG };
 enum { SCORE_BENCH, SCORE_TIME, SCORE_LAST }; /* a BENCH line's key=; wall time of `test`; last bare number */
@@ -66,6 +68,9 @@ typedef struct {
   int nwarnings;
   char warning[TUNE_MAX_WARNINGS][TUNE_MSG_LEN]; /* lines for the user: min_time, a %NAME% naming nothing */
   char *arena;                                   /* the values' text */
+  int device_known;                              /* a restriction names a DEVICE_ limit, and here they are: */
+  long long device[TUNE_DEVICE_LIMITS];
+  char device_name[160]; /* the GPU (or profile) they are of */
 } tune_conf;
 
 /* tune_tree.c */
@@ -158,6 +163,12 @@ int tune_log_start(FILE *f, const tune_conf *c);                      /* the "# 
 int tune_log_write(FILE *f, const tune_conf *c, const tune_row *row); /* one row, flushed; 0 or -1 */
 int tune_log_read(const char *path, const tune_conf *c, tune_row_fn fn, void *ctx, tune_log_info *info, char *msg,
                   size_t len); /* 0; 1: no log yet (no file, or an empty one); -1: msg */
+
+/* tune_device.c */
+int tune_device_index(const char *name, size_t n);           /* DEVICE_SMS -> its index; -1 if none */
+const char *tune_device_list(void);                          /* the names, for a message */
+const char *tune_device_name(int i);                         /* name i, 0 <= i < TUNE_DEVICE_LIMITS */
+int tune_device_limits(tune_conf *c, char *why, size_t len); /* 0 filled; 1 no GPU and no profile; -1 an error */
 
 /* tune_search.c */
 typedef struct {

@@ -223,6 +223,10 @@ static int check_whole(tune_conf *c, const scoring *sc, const char *file, char *
               "are in every score (optimal = min_bench reads the program's own ms)",
               optimals[o]);
   char why[TUNE_MSG_LEN];
+  int device = 0; /* a restriction that names the GPU's limits: ask for them once, before any is evaluated */
+  for (int i = 0; i < c->nrules; i++) device |= strstr(c->rule[i], "DEVICE_") != NULL;
+  int rc = device ? tune_device_limits(c, why, sizeof(why)) : 0;
+  if (rc) return snprintf(msg, len, "%s: its restrictions name the GPU's limits: %s", file, why), rc < 0 ? -1 : 2;
   if (tune_check_rules(c, why, sizeof(why))) return tune_fail(msg, len, "%s: %s", file, why);
   return 0;
 }

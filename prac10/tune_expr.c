@@ -146,7 +146,15 @@ static int unary_value(reader *x, int eval, long long *out) {
   while (isalnum((unsigned char)*x->p) || *x->p == '_') x->p++;
   if (x->p == start) return bad(x, *start ? "an operator where a number or a name should be" : "it ends too soon");
   int var = tune_find_var(x->c, start, (size_t)(x->p - start));
-  if (var < 0) return bad(x, "%.*s is not a variable", (int)(x->p - start), start);
+  if (var < 0) { /* a limit of the GPU (tune_device.c), known once tune_conf has asked for them */
+    int d = tune_device_index(start, (size_t)(x->p - start));
+    if (d < 0)
+      return bad(x, "%.*s is not a variable nor a limit of the GPU (%s)", (int)(x->p - start), start,
+                 tune_device_list());
+    if (eval && !x->c->device_known) return bad(x, "the GPU's limits are not known");
+    if (eval) *out = x->c->device[d];
+    return 0;
+  }
   for (int k = 0; k < x->c->nvals[var]; k++)
     if (!x->c->isint[var][k])
       return bad(x, "%s has the value %.40s, not an integer", x->c->name[var], x->c->val[var][k]);

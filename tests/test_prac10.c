@@ -745,6 +745,26 @@ TEST(statistics_and_noise) {
   CHECK(tune_within_noise(&sw, &sx));
 }
 
+/* restrictions on the GPU's limits (tune_device.c): a profile stands in for the GPU (lowering the real one's
+ * limits where there is one); with no GPU and no profile the config cannot be judged (2: tune SKIPs); a DEVICE_
+ * name that is no limit is an error naming the limits */
+TEST(restrictions_on_the_device) {
+  const char *values = "BX = 16, 32, 64, 128, 256\nBY = 1, 2, 4, 8\n";
+  setenv("WORKBOOK_GPU_PROFILE", "t4", 1);
+  CHECK(parse_tree("{BX, BY}", values, "BX * BY <= DEVICE_THREADS_BLOCK\nBX * BY * 64 <= DEVICE_SMEM_BLOCK") == 0);
+  CHECK(conf.device_known && conf.nrestricted == 3 && strstr(conf.device_name, "t4") != NULL);
+  CHECK(parse_tree("{BX, BY}", values, "DEVICE_SMS == 40 && DEVICE_CC == 75 && DEVICE_L2 == 4194304") == 0);
+  CHECK(conf.nrestricted == 0);
+  CHECK(parse_tree("{BX, BY}", values, "BX <= DEVICE_SMEM") == -1 && strstr(msg, "DEVICE_SMEM_BLOCK_OPTIN") != NULL);
+  setenv("WORKBOOK_GPU_PROFILE", "nope", 1);
+  CHECK(parse_tree("{BX, BY}", values, "BX <= DEVICE_SMS") == -1 && strstr(msg, "not a GPU profile") != NULL);
+  unsetenv("WORKBOOK_GPU_PROFILE");
+  int rc = parse_tree("{BX, BY}", values, "BX <= DEVICE_THREADS_BLOCK");
+  CHECK(rc == 0 || rc == 2); /* 0 where a GPU is here: then its limits were read */
+  CHECK(rc == 2 ? strstr(msg, "no GPU profile") != NULL : conf.device_known && conf.device[2] == 1024);
+  CHECK(parse_tree("{BX, BY}", values, "BX * BY <= 1024") == 0 && !conf.device_known); /* not asked for */
+}
+
 int main(void) {
   RUN(config_laplace3d);
   RUN(config_hello_8_tests);
@@ -755,6 +775,7 @@ int main(void) {
   RUN(config_scoring_forms);
   RUN(config_compile_needs_id);
   RUN(expressions);
+  RUN(restrictions_on_the_device);
   RUN(scores_from_output);
   RUN(verdicts_and_bad_scores);
   RUN(processes_and_substitution);
