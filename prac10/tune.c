@@ -34,6 +34,7 @@
 #define COURSE_STEPS "practical 10, workbook steps 1 to 4 (course steps 1 to 6: Flamingo's auto-tuner, rebuilt in C)"
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,8 +112,24 @@ static void print_plan(tune_session *S, int strategy, long long budget, long lon
   printf("\n");
 }
 
+/* A check that the run must also pass: -strict (the restrictions leave out every configuration that cannot run)
+ * and -goal= (the best within 2 % of a known best). A config under exercises/ is a learner's starting file, and a
+ * failed check is the exercise not yet done. Returns 1 after the FAIL line, else 0. */
+static int check_failed(const char *config, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int check_failed(const char *config, const char *fmt, ...) {
+  int exercise = strstr(config, "exercises/") != NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  printf("RESULT: FAIL (%s", exercise ? "exercise not done: " : "");
+  vprintf(fmt, ap);
+  va_end(ap);
+  if (exercise) printf("; fill in the TODO in %s", config);
+  printf(")\n");
+  return 1;
+}
+
 /* the course's closing lines, then the re-timing of the best; the exit code */
-static int finish(tune_session *S, tune_search *s, int rounds, int top) {
+static int finish(tune_session *S, tune_search *s, int rounds, int top, const char *config, int strict, double goal) {
   const tune_conf *c = S->c;
   char text[8192];
   double wall = tune_now_s() - S->t0;
@@ -131,10 +148,16 @@ static int finish(tune_session *S, tune_search *s, int rounds, int top) {
     printf("RESULT: FAIL (cannot write the log %s: the search stopped)\n", S->logpath);
     return 1;
   }
+  if (strict && S->dropped)
+    return check_failed(config, "-strict: %lld configuration%s that the restrictions allow did not run, the first %s",
+                        S->dropped, S->dropped > 1 ? "s" : "", S->first_drop);
   if (!s->found) {
     printf("RESULT: FAIL (no configuration passed: %lld dropped, %lld restricted)\n", S->dropped, s->restricted);
     return 1;
   }
+  double best = c->maximise ? -s->best_cost : s->best_cost;
+  if (goal > 0 && (c->maximise ? best < goal / 1.02 : best > goal * 1.02))
+    return check_failed(config, "-goal=%g: the best found, %.6g, is not within 2 %% of it", goal, best);
   if (rounds > 0) {
     int best[16][TUNE_MAX_VARS], k;
     double costs[16];
@@ -153,8 +176,8 @@ static int finish(tune_session *S, tune_search *s, int rounds, int top) {
 int main(int argc, char **argv) {
   const char *strategy_word = "exhaustive", *replay_path = "", *config = NULL;
   long long samples = 0, budget = 0;
-  int seed = 1, rounds = 5, top = 3, fresh = 0, verbose = 0, trials = 1;
-  double within = 2;
+  int seed = 1, rounds = 5, top = 3, fresh = 0, verbose = 0, trials = 1, strict = 0;
+  double within = 2, goal = 0;
   arg_spec opts[] = {
       {"strategy", ARG_WORD, &strategy_word, 0, 0, "exhaustive (the course's tree), random or hill"},
       {"samples", ARG_LONG, &samples, 0, 1e15, "random: configurations to run (0: a quarter of the allowed)"},
@@ -168,6 +191,8 @@ int main(int argc, char **argv) {
       {"replay", ARG_WORD, &replay_path, 0, 0, "a complete log of this config: run the strategy over it instead"},
       {"trials", ARG_INT, &trials, 1, 10000, "replay: seeds to try, from -seed on"},
       {"within", ARG_DOUBLE, &within, 0, 100, "replay: the target, within this many % of the log's best"},
+      {"strict", ARG_FLAG, &strict, 0, 1, "FAIL if a configuration the restrictions allow does not run"},
+      {"goal", ARG_DOUBLE, &goal, 0, 1e300, "FAIL unless the best is within 2 % of this score (a known best)"},
   };
   char **rest = malloc(sizeof(char *) * (size_t)argc), msg[TUNE_MSG_LEN * 2];
   int nrest = 0;
@@ -236,7 +261,7 @@ int main(int argc, char **argv) {
   if (tune_search_init(&s, c, tune_session_eval, &S, budget, (unsigned long long)seed)) args_fail("out of memory");
   tune_search_run(&s, strategy, samples);
   if (S.tty) printf("\r\033[K");
-  rc = finish(&S, &s, rounds, top);
+  rc = finish(&S, &s, rounds, top, config, strict, goal);
   tune_search_free(&s);
   tune_session_free(&S);
   tune_conf_free(c);

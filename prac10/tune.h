@@ -254,6 +254,7 @@ typedef struct {
   int verbose, tty, have_best, log_failed;
   double t0, run_seconds, best_cost, best_score;
   long long best_id;
+  char first_drop[400]; /* the first configuration dropped, and why (for -strict) */
 } tune_session;
 int tune_session_open(tune_session *S, int fresh, char *msg, size_t len);
 void tune_session_free(tune_session *S);

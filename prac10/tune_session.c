@@ -98,6 +98,12 @@ tune_eval tune_session_eval(void *ctx, const int *idx) {
     }
   } else {
     printf("Test %lld: %s: dropped: %s%s\n", row.id, desc, row.r.why, from);
+    if (!S->dropped) { /* the configuration, and the reason inside the program's own verdict where it has one */
+      const char *why = strstr(row.r.why, "RESULT: FAIL (");
+      why = why ? why + 14 : row.r.why;
+      int n = (int)strlen(why) - (why != row.r.why && why[0] && why[strlen(why) - 1] == ')');
+      snprintf(S->first_drop, sizeof(S->first_drop), "%.150s: %.*s", desc, n < 200 ? n : 200, why);
+    }
     S->dropped++;
   }
   tune_progress(S);
