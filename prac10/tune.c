@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "gpu_limits.h"
 #include "tune.h"
 
 /* the settings read, as the course's tool prints them */
@@ -174,7 +175,7 @@ static int finish(tune_session *S, tune_search *s, int rounds, int top, const ch
 }
 
 int main(int argc, char **argv) {
-  const char *strategy_word = "exhaustive", *replay_path = "", *config = NULL;
+  const char *strategy_word = "exhaustive", *replay_path = "", *config = NULL, *profile = "";
   long long samples = 0, budget = 0;
   int seed = 1, rounds = 5, top = 3, fresh = 0, verbose = 0, trials = 1, strict = 0;
   double within = 2, goal = 0;
@@ -192,7 +193,9 @@ int main(int argc, char **argv) {
       {"trials", ARG_INT, &trials, 1, 10000, "replay: seeds to try, from -seed on"},
       {"within", ARG_DOUBLE, &within, 0, 100, "replay: the target, within this many % of the log's best"},
       {"strict", ARG_FLAG, &strict, 0, 1, "FAIL if a configuration the restrictions allow does not run"},
-      {"goal", ARG_DOUBLE, &goal, 0, 1e300, "FAIL unless the best is within 2 % of this score (a known best)"},
+      {"goal", ARG_DOUBLE, &goal, 0, 1e15, "FAIL unless the best is within 2 % of this score (a known best)"},
+      {"profile", ARG_WORD, &profile, 0, 0,
+       "a GPU profile (t4, rtx3060 ...): WORKBOOK_GPU_PROFILE for tune's DEVICE_ limits and every command it runs"},
   };
   char **rest = malloc(sizeof(char *) * (size_t)argc), msg[TUNE_MSG_LEN * 2];
   int nrest = 0;
@@ -218,6 +221,9 @@ int main(int argc, char **argv) {
   int strategy = tune_strategy_parse(strategy_word);
   if (strategy < 0) args_fail("-strategy=%s: exhaustive, random or hill", strategy_word);
   if (!config) args_fail("no config file: ./tune CONFIG.conf (-help lists the options)");
+  if (profile[0] && !gpu_profile_find(profile))
+    args_fail("-profile=%s is not a GPU profile (t4, rtx3060, rtx4060, a100, l4)", profile);
+  if (profile[0]) setenv("WORKBOOK_GPU_PROFILE", profile, 1); /* for the limits and for the programs tuned */
   tune_session S;
   memset(&S, 0, sizeof(S));
   tune_conf *c = calloc(1, sizeof(tune_conf));

@@ -222,6 +222,12 @@ static int check_whole(tune_conf *c, const scoring *sc, const char *file, char *
               "optimal = %s scores the wall time of the whole test command: process start, CUDA set-up and copies "
               "are in every score (optimal = min_bench reads the program's own ms)",
               optimals[o]);
+  for (int v = 0; v < c->nvars; v++) { /* a variable no command uses: every value runs the same program */
+    char ref[80];
+    snprintf(ref, sizeof(ref), "%%%s%%", c->name[v]);
+    if (!strstr(c->compile, ref) && !strstr(c->test, ref) && !strstr(c->clean, ref))
+      tune_warn(c, "%s is tuned, but no command names %s: each of its values runs the same program", c->name[v], ref);
+  }
   char why[TUNE_MSG_LEN];
   int device = 0; /* a restriction that names the GPU's limits: ask for them once, before any is evaluated */
   for (int i = 0; i < c->nrules; i++) device |= strstr(c->rule[i], "DEVICE_") != NULL;

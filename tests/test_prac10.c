@@ -165,20 +165,24 @@ TEST(config_ini_reading) {
               "[output]\nlog = l.csv\n") == 0 &&
         conf.nvars == 2);
   /* a key or a section given twice: the last value counts, with a warning each */
-  CHECK(parse("[variables]\nvariables = {A}\n[values]\nA = 1\nA = 1, 2, 3\n[testing]\ntest = ./x\n[scoring]\n"
+  CHECK(parse("[variables]\nvariables = {A}\n[values]\nA = 1\nA = 1, 2, 3\n[testing]\ntest = ./x %A%\n[scoring]\n"
               "repeat = 2\n[output]\nlog = l.csv\n[scoring]\nrepeat = 3 , avg\n") == 0);
   CHECK(conf.nvals[0] == 3 && conf.repeat == 3 && conf.aggregate == AGG_AVG && conf.nwarnings == 3);
   CHECK(strstr(conf.warning[0], "[values] a is set twice (lines 4 and 5)") != NULL);
   CHECK(strstr(conf.warning[1], "[scoring] is given twice") && strstr(conf.warning[2], "repeat is set twice"));
   /* [values] of a name not in the tree and an unknown %NAME%: two warnings, both kept */
-  CHECK(parse("[variables]\nvariables = {A}\n[values]\nA = 1\nZ = 2\n[testing]\ntest = ./x %Q%\n[scoring]\n"
+  CHECK(parse("[variables]\nvariables = {A}\n[values]\nA = 1\nZ = 2\n[testing]\ntest = ./x %Q% %A%\n[scoring]\n"
               "[output]\nlog = l.csv\n") == 0 &&
         conf.nwarnings == 2 && strstr(conf.warning[0], "is not in the variable tree") &&
         strstr(conf.warning[1], "%Q%"));
+  /* a variable that no command names: each of its values would run the same program */
+  CHECK(parse("[variables]\nvariables = {A, B}\n[values]\nA = 1\nB = 2\n[testing]\ntest = ./x %A%\n[scoring]\n"
+              "[output]\nlog = l.csv\n") == 0 &&
+        conf.nwarnings == 1 && strstr(conf.warning[0], "B is tuned, but no command names %B%"));
 }
 
 TEST(config_scoring_forms) {
-  const char *head = "[variables]\nvariables = {A}\n[values]\nA = 1, 2\n[testing]\ntest = ./x\n[output]\nlog = l.csv\n";
+  const char *head = "[variables]\nvariables = {A}\n[values]\nA = 1, 2\n[testing]\ntest = ./x -a=%A%\n[output]\nlog = l.csv\n";
   char text[1024];
   snprintf(text, sizeof(text), "%s[scoring]\n", head);
   CHECK(parse(text) == 0 && conf.score_kind == SCORE_BENCH && !strcmp(conf.bench_key, "ms") && !conf.maximise);

@@ -21,12 +21,12 @@ void tune_hill_climb(tune_search *s) {
     for (int moved = 1; moved && !s->stopped;) {
       tune_shuffle_moves(s, order, n, last);
       moved = 0;
-      /* TODO(step 3): try the moves in order[0], order[1], ... For move m = order[i],
+      /* TODO(step 3): try the moves in order[0], order[1], ... For move m = order[i], declare a tune_eval there;
        *   tune_neighbour(s, cur, m / 2, m % 2 ? 1 : -1, nb, &there)
-       * returns 1 with the neighbour in nb and its evaluation in there (a tune_eval there; declared here), or 0
-       * when there is none that way. Take the first one whose there.cost is lower than here.cost: copy nb into
-       * cur (memcpy), here = there, last = m, moved = 1, and try no more moves this round. Stop trying as soon
-       * as s->stopped is set (the budget is spent). */
+       * returns 1 with the neighbour in nb and its evaluation in there, or 0 when there is none that way. Take
+       * the first one whose there.cost is lower than here.cost: copy nb into cur (memcpy), here = there,
+       * last = m, moved = 1, and try no more moves this round (also stop once s->stopped is set: the budget is
+       * spent). The line (void)nb; only keeps the compiler quiet about nb until you use it: delete it. */
       (void)nb;
     }
   }
