@@ -79,12 +79,15 @@ show_tail() { sed -e 's/^/      | /' | tail -n "${1:-15}"; }
 # compiler's dependency files in .obj/exercises/NAME/; all of exercises/ when there are none) differ from the
 # repository's (the branch it tracks, else HEAD: a learner's commits count as edits), a PASS is the learner's
 # finished exercise. Outside a git clone nothing counts as edited.
-exercise_edited() { # dir prog (exercises/NAME)
-  local base files
+exercise_edited() { # dir prog (exercises/NAME) [ARG...]: its starting files, and an exercises/ file an argument
+  local base files  # names (a tuner's config: prac10)
   git -C "$1" rev-parse --verify -q HEAD >/dev/null 2>&1 || return 1
   base=$(git -C "$1" rev-parse --verify -q '@{upstream}' 2>/dev/null) || base=HEAD
-  files=$(cat "$1/.obj/exercises/${2#exercises/}"/*.d "$1/.obj/exercises/${2#exercises/}"/*/*.d 2>/dev/null |
-    tr ' \\' '\n\n' | sed -n 's/:$//; /^exercises\/[^/]*$/p' | sort -u)
+  files=$({
+    cat "$1/.obj/exercises/${2#exercises/}"/*.d "$1/.obj/exercises/${2#exercises/}"/*/*.d 2>/dev/null |
+      tr ' \\' '\n\n' | sed -n 's/:$//; /^exercises\/[^/]*$/p'
+    for a in "${@:3}"; do [[ $a == exercises/* && -f $1/$a ]] && echo "$a"; done
+  } | sort -u)
   # shellcheck disable=SC2086 # one path a word
   git -C "$1" diff --quiet "$base" -- ${files:-exercises/} 2>/dev/null
   [ $? = 1 ]
@@ -255,7 +258,7 @@ for runs in "$@"; do
         fi
         continue
       fi
-      if [ "$verdict" = PASS ] && [ "$expect" = FAIL ] && [[ $prog == exercises/* ]] && exercise_edited "$dir" "$prog"; then
+      if [ "$verdict" = PASS ] && [ "$expect" = FAIL ] && [[ $prog == exercises/* ]] && exercise_edited "$dir" "$prog" "${base_words[@]:1}"; then
         report PASS "$name" "your exercise passes (exercises/ differs from the starting files)"
         continue
       fi
