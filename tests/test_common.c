@@ -19,6 +19,8 @@
 #include "helper_cuda.h" /* from gcc: only its plain C parts, which must compile here */
 #include "test.h"
 #include "timing.h"
+#define TUNED_DIR "/tmp/workbook_tuned_test"
+#include "tuned.h"
 
 /* ---- gold_check.h ---- */
 
@@ -317,9 +319,9 @@ TEST(memory_cap_from_environment) {
   CHECK(gpu_memory_cap_bytes() == 0);
   unsetenv("WORKBOOK_DEVICE_MEM_MIB");
   size_t gib = (size_t)1 << 30;
-  CHECK(gpu_usable_bytes(80 * gib, 0) == 80 * gib);           /* no cap */
-  CHECK(gpu_usable_bytes(80 * gib, 6 * gib) == 6 * gib);      /* a big GPU acting as a 6 GB one */
-  CHECK(gpu_usable_bytes(4 * gib, 6 * gib) == 4 * gib);       /* the cap never adds memory */
+  CHECK(gpu_usable_bytes(80 * gib, 0) == 80 * gib);      /* no cap */
+  CHECK(gpu_usable_bytes(80 * gib, 6 * gib) == 6 * gib); /* a big GPU acting as a 6 GB one */
+  CHECK(gpu_usable_bytes(4 * gib, 6 * gib) == 4 * gib);  /* the cap never adds memory */
 }
 
 TEST(memory_verdicts) {
@@ -376,8 +378,9 @@ TEST(gpu_profiles_known_and_unknown) {
 }
 
 TEST(gpu_profile_lowers_never_raises) {
-  gpu_limits h100 = {"NVIDIA H100 80GB HBM3", NULL, 90, 132, 49152, 232448, 233472, 1024, 65536, 65536, 2048, 32,
-                     50 << 20, (size_t)80 << 30};
+  gpu_limits h100 = {
+      "NVIDIA H100 80GB HBM3", NULL, 90, 132, 49152, 232448, 233472, 1024, 65536, 65536, 2048, 32, 50 << 20,
+      (size_t)80 << 30};
   gpu_limits g = gpu_limits_apply(&h100, gpu_profile_find("t4"));
   CHECK(g.cc == 75 && g.sms == 40 && g.smem_sm == 65536 && g.smem_block_optin == 65536 && g.threads_sm == 1024);
   CHECK(g.l2_bytes == 4 << 20 && g.mem_bytes == (size_t)15360 << 20 && strcmp(g.profile, "t4") == 0);
@@ -392,13 +395,13 @@ TEST(gpu_profile_lowers_never_raises) {
 
 TEST(gpu_blocks_per_sm_by_each_limit) {
   const gpu_limits *t4 = gpu_profile_find("t4"), *a100 = gpu_profile_find("a100");
-  CHECK(gpu_blocks_per_sm(t4, 256, 32, 0) == 4);        /* threads: 1024 / 256 */
-  CHECK(gpu_blocks_per_sm(a100, 256, 32, 0) == 8);      /* threads: 2048 / 256 */
-  CHECK(gpu_blocks_per_sm(t4, 256, 128, 0) == 2);       /* registers: 65536 / (128 x 256) */
-  CHECK(gpu_blocks_per_sm(t4, 128, 32, 40000) == 1);    /* shared memory: 64 KiB holds one 40 KB block */
-  CHECK(gpu_blocks_per_sm(a100, 128, 32, 40000) == 4);  /* 164 KiB, 1 KiB reserved a block: 4 x 41 KB */
-  CHECK(gpu_blocks_per_sm(t4, 32, 16, 0) == 16);        /* the 16-block limit */
-  CHECK(gpu_blocks_per_sm(t4, 1024, 65, 0) == 0);       /* 65 registers x 1024 threads: does not fit at all */
+  CHECK(gpu_blocks_per_sm(t4, 256, 32, 0) == 4);       /* threads: 1024 / 256 */
+  CHECK(gpu_blocks_per_sm(a100, 256, 32, 0) == 8);     /* threads: 2048 / 256 */
+  CHECK(gpu_blocks_per_sm(t4, 256, 128, 0) == 2);      /* registers: 65536 / (128 x 256) */
+  CHECK(gpu_blocks_per_sm(t4, 128, 32, 40000) == 1);   /* shared memory: 64 KiB holds one 40 KB block */
+  CHECK(gpu_blocks_per_sm(a100, 128, 32, 40000) == 4); /* 164 KiB, 1 KiB reserved a block: 4 x 41 KB */
+  CHECK(gpu_blocks_per_sm(t4, 32, 16, 0) == 16);       /* the 16-block limit */
+  CHECK(gpu_blocks_per_sm(t4, 1024, 65, 0) == 0);      /* 65 registers x 1024 threads: does not fit at all */
   CHECK(gpu_blocks_per_sm(t4, 0, 32, 0) == 0);
 }
 
@@ -433,8 +436,56 @@ TEST(grid3d_init_boundary_and_interior) {
   CHECK(inside_random);
 }
 
+/* tuned.h: the GPU's table name, the nearest size class on a log scale, the settings applied where the user
+ * gave none and checked as typed flags, and a malformed line refused */
+TEST(tuned_tables) {
+  char key[128];
+  tuned_gpu_key("NVIDIA H100 80GB HBM3", key, sizeof(key));
+  CHECK(!strcmp(key, "h100"));
+  tuned_gpu_key("NVIDIA GeForce RTX 3060 Laptop GPU", key, sizeof(key));
+  CHECK(!strcmp(key, "nvidia-geforce-rtx-3060-laptop-gpu"));
+  tuned_gpu_key("Tesla T4", key, sizeof(key));
+  CHECK(!strcmp(key, "tesla-t4"));
+  CHECK(system("mkdir -p " TUNED_DIR) == 0);
+  FILE *f = fopen(TUNED_DIR "/tesla-t4.txt", "w");
+  CHECK(f != NULL);
+  fprintf(f, "# a comment\nlaplace3d_tb 384: -T=2 -by=32 -kchunk=64\nlaplace3d_tb 1024: -T=4 -by=64 -kchunk=256\n"
+             "laplace3d_tb_other 512: -T=9\nsoftmax_rows 1024: -method=warp -pinned\n");
+  fclose(f);
+  tuned_pick pick;
+  char msg[ARG_MSG_LEN];
+  CHECK(tuned_read(TUNED_DIR "/tesla-t4.txt", "laplace3d_tb", 512, &pick, msg, sizeof(msg)) == 0 && pick.found);
+  CHECK(pick.size == 384 && !strcmp(pick.settings, "-T=2 -by=32 -kchunk=64")); /* 512/384 < 1024/512 */
+  CHECK(tuned_read(TUNED_DIR "/tesla-t4.txt", "laplace3d_tb", 700, &pick, msg, sizeof(msg)) == 0 && pick.size == 1024);
+  CHECK(tuned_read(TUNED_DIR "/tesla-t4.txt", "laplace3d", 512, &pick, msg, sizeof(msg)) == 0 && !pick.found);
+  CHECK(tuned_read(TUNED_DIR "/none.txt", "laplace3d_tb", 512, &pick, msg, sizeof(msg)) == 0 && !pick.found);
+  int T = 3, by = 48, kchunk = 128, pinned = 0;
+  const char *method = "auto";
+  arg_spec specs[] = {{"T", ARG_INT, &T, 1, 8, ""},
+                      {"by", ARG_INT, &by, 16, 64, ""},
+                      {"kchunk", ARG_INT, &kchunk, 1, 4096, ""},
+                      {"method", ARG_WORD, &method, 0, 0, ""},
+                      {"pinned", ARG_FLAG, &pinned, 0, 1, ""}};
+  char a0[] = "prog", a1[] = "-by=16";
+  char *argv[] = {a0, a1};
+  CHECK(tuned_apply_settings("-T=2 -by=32 -kchunk=64", 2, argv, specs, 5, msg, sizeof(msg)) == 0);
+  CHECK(T == 2 && by == 48 && kchunk == 64); /* -by typed: the table's left alone (parsing argv sets it) */
+  CHECK(tuned_apply_settings("-method=warp -pinned", 1, argv, specs, 5, msg, sizeof(msg)) == 0);
+  CHECK(!strcmp(method, "warp") && pinned == 1);
+  CHECK(tuned_apply_settings("-T=9", 1, argv, specs, 5, msg, sizeof(msg)) == -1 && strstr(msg, "out of range"));
+  CHECK(tuned_apply_settings("-nope=1", 1, argv, specs, 5, msg, sizeof(msg)) == -1 && strstr(msg, "not an option"));
+  CHECK(tuned_apply_settings("T=1", 1, argv, specs, 5, msg, sizeof(msg)) == -1);
+  f = fopen(TUNED_DIR "/tesla-t4.txt", "a");
+  fprintf(f, "laplace3d_tb big: -T=1\n");
+  fclose(f);
+  CHECK(tuned_read(TUNED_DIR "/tesla-t4.txt", "laplace3d_tb", 512, &pick, msg, sizeof(msg)) == -1 &&
+        strstr(msg, ":6:"));
+  CHECK(system("rm -rf " TUNED_DIR) == 0);
+}
+
 int main(void) {
   RUN(compare_identical_passes);
+  RUN(tuned_tables);
   RUN(compare_tolerance_edges);
   RUN(compare_exact_means_bitwise);
   RUN(compare_nan_always_fails);

@@ -1,0 +1,156 @@
+/*
+ * tuned.h -- the tuned tables (practical 10): a program's settings for this GPU and this size, read at start-up
+ * from tuned/<gpu>.txt, which `make tune` writes and the repository keeps for every GPU it was run on.
+ *
+ * A table is plain text, one line per program and size class, its settings as the program's own flags:
+ *   # tuned/h100.txt -- NVIDIA H100 80GB HBM3, written by make tune (prac10) on 2026-11-28 10:00 UTC
+ *   laplace3d_tb 512: -T=3 -by=32 -kchunk=32
+ *   laplace3d_tb 1024: -T=4 -by=64 -kchunk=256
+ * The file is named by the GPU (tuned_gpu_key: h100, h200, else a slug of the name, as docs/results_<gpu>.csv).
+ * A program looks up its name and its size (one number, such as the grid's side or the row length); the class
+ * nearest to it on a log scale is used, so a size between two classes takes the closer one's settings. The
+ * settings are applied as if typed before the command line: a flag the user gives still wins. The program then
+ * prints one line, either
+ *   settings: tuned for NVIDIA H100 80GB HBM3 at size 512 (tuned/h100.txt)
+ *   settings: untuned defaults for this GPU (make tune writes them)
+ * and where there is no table, what it runs is its defaults (or the rule it derives from the GPU's limits).
+ *
+ * Plain C, header only (tests/test_common.c checks it with gcc); TUNED_DIR, the folder of the tables, is set by
+ * common/prac.mk to the repository's tuned/ so that a program finds it from any directory.
+ */
+#ifndef TUNED_H
+#define TUNED_H
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+#ifndef TUNED_DIR
+#define TUNED_DIR "../tuned"
+#endif
+#define TUNED_LINE_MAX 512
+
+/* the table's key for a GPU name: h100 or h200 where the name says so, else the name in lower case with every
+ * run of other characters one '-' ("NVIDIA GeForce RTX 3060 Laptop GPU" -> nvidia-geforce-rtx-3060-laptop-gpu) */
+static inline void tuned_gpu_key(const char *name, char *key, size_t len) {
+  char lower[256];
+  size_t n = 0;
+  for (const char *p = name; *p && n + 1 < sizeof(lower); p++) lower[n++] = (char)tolower((unsigned char)*p);
+  lower[n] = '\0';
+  if (strstr(lower, "h100") || strstr(lower, "h200")) {
+    snprintf(key, len, "%s", strstr(lower, "h100") ? "h100" : "h200");
+    return;
+  }
+  size_t k = 0;
+  int dash = 0;
+  for (size_t i = 0; i < n && k + 1 < len; i++) {
+    if (isalnum((unsigned char)lower[i])) {
+      if (dash && k > 0 && k + 2 < len) key[k++] = '-';
+      key[k++] = lower[i];
+      dash = 0;
+    } else {
+      dash = 1;
+    }
+  }
+  key[k] = '\0';
+  if (k == 0) snprintf(key, len, "unknown");
+}
+
+typedef struct {
+  int found;                     /* 1: a line of this program was in the table */
+  double size;                   /* the size class used */
+  char settings[TUNED_LINE_MAX]; /* its flags, as in the table */
+  char path[512];                /* the table's file */
+} tuned_pick;
+
+/* The nearest size class of prog in the table at path (log scale; a tie: the smaller class). 0 with pick->found
+ * set or not; -1 when the file exists but a line of prog is malformed (msg says which). */
+static inline int tuned_read(const char *path, const char *prog, double size, tuned_pick *pick, char *msg, size_t len) {
+  memset(pick, 0, sizeof(*pick));
+  snprintf(pick->path, sizeof(pick->path), "%s", path);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char line[TUNED_LINE_MAX + 128];
+  double best = INFINITY;
+  int no = 0;
+  size_t plen = strlen(prog);
+  while (fgets(line, sizeof(line), f)) {
+    no++;
+    char *p = line;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p == '#' || *p == '\0') continue;
+    if (strncmp(p, prog, plen) != 0 || !isspace((unsigned char)p[plen])) continue;
+    char *end;
+    double cls = strtod(p + plen, &end);
+    if (end == p + plen || *end != ':' || !(cls > 0)) {
+      fclose(f);
+      snprintf(msg, len, "%s:%d: '%s SIZE: flags' expected", path, no, prog);
+      return -1;
+    }
+    double d = fabs(log(cls) - log(size > 0 ? size : 1));
+    if (d < best || (d == best && cls < pick->size)) {
+      best = d;
+      pick->found = 1;
+      pick->size = cls;
+      char *s = end + 1;
+      while (isspace((unsigned char)*s)) s++;
+      snprintf(pick->settings, sizeof(pick->settings), "%s", s);
+      char *nl = strpbrk(pick->settings, "\r\n");
+      if (nl) *nl = '\0';
+    }
+  }
+  fclose(f);
+  return 0;
+}
+
+/* Each -name=value (or -flag) of settings that the command line does not give, set through the program's own
+ * option table, so checked as a typed flag is. The settings are copied once and kept for the program's life: an
+ * ARG_WORD option points into its text, as into argv. 0, or -1 with msg naming the setting that is not an option
+ * of this program or is out of its range. */
+static inline int tuned_apply_settings(const char *settings, int argc, char **argv, const arg_spec *specs, int nspecs,
+                                       char *msg, size_t len) {
+  char *copy = strdup(settings); /* not freed: the options may point into it */
+  if (!copy) return snprintf(msg, len, "out of memory"), -1;
+  for (char *save = NULL, *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+    if (tok[0] != '-' || tok[1] == '\0') return snprintf(msg, len, "the setting %s is not -name=value", tok), -1;
+    char *name = tok + 1, *eq = strchr(name, '=');
+    size_t n = eq ? (size_t)(eq - name) : strlen(name);
+    int s = 0;
+    while (s < nspecs && !(strlen(specs[s].name) == n && strncmp(specs[s].name, name, n) == 0)) s++;
+    if (s == nspecs) return snprintf(msg, len, "the setting %s is not an option of this program", tok), -1;
+    if (args_given(argc, argv, specs[s].name)) continue; /* the user's flag wins */
+    if (eq) *eq = '\0';
+    int rc = args_set(&specs[s], tok, eq ? eq + 1 : NULL, msg, len);
+    if (eq) *eq = '=';
+    if (rc) return -1;
+  }
+  return 0;
+}
+
+/* What a program calls after parsing its command line and knowing its size: the table of this GPU (gpu_name),
+ * the nearest class, its settings applied where the user gave none, and the settings line printed. A table
+ * that cannot be read as one is bad input (one line, exit 1), as a bad flag is. Returns 1 when tuned. */
+static inline int tuned_settings(const char *gpu_name, const char *prog, double size, int argc, char **argv,
+                                 const arg_spec *specs, int nspecs) {
+  char key[128], path[512], msg[ARG_MSG_LEN];
+  tuned_gpu_key(gpu_name, key, sizeof(key));
+  snprintf(path, sizeof(path), "%s/%s.txt", TUNED_DIR, key);
+  tuned_pick pick;
+  if (tuned_read(path, prog, size, &pick, msg, sizeof(msg)) ||
+      (pick.found && tuned_apply_settings(pick.settings, argc, argv, specs, nspecs, msg, sizeof(msg)))) {
+    printf("RESULT: FAIL (bad input: tuned table %s: %s)\n", path, msg);
+    exit(1);
+  }
+  const char *file = strrchr(path, '/');
+  if (pick.found)
+    printf("settings: tuned for %s at size %g (tuned/%s)\n", gpu_name, pick.size, file ? file + 1 : path);
+  else
+    printf("settings: untuned defaults for this GPU (make tune writes them)\n");
+  return pick.found;
+}
+
+#endif /* TUNED_H */
