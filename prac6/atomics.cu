@@ -294,7 +294,7 @@ int main(int argc, char **argv) {
   atomics_inputs(h_f, h_v, h_b, n, (unsigned int)seed);
   Gold_atomics(h_f, h_v, h_b, n, ntargets, g_fmax, g_isum, g_imax, g_bsum, g_bmax);
   Gold_locked(h_v, nlock, ntargets, g_rec);
-  printf("%d items on %d targets (%d items a target), %d of them through the spin lock\n", n, ntargets,
+  printf("%d items on %d targets (%d items per target), %d of them through the spin lock\n", n, ntargets,
          (n + ntargets - 1) / ntargets, nlock);
 
   // device copies; every target array poisoned, so that a kernel that never ran cannot pass

@@ -31,9 +31,9 @@ __global__ void my_first_kernel(float *x) {
 // the host copy that prac6() leaves for prac6_x()
 static float *result_x = NULL;
 
-extern "C" void prac6_device(int argc, char **argv) { findCudaDevice(argc, argv); }
+void prac6_device(int argc, char **argv) { findCudaDevice(argc, argv); }
 
-extern "C" int prac6(int nblocks, int nthreads) {
+int prac6(int nblocks, int nthreads) {
   long long nsize = (long long)nblocks * nthreads;
   size_t bytes = (size_t)nsize * sizeof(float);
 
@@ -60,7 +60,7 @@ extern "C" int prac6(int nblocks, int nthreads) {
   return 0;
 }
 
-extern "C" float *prac6_x(void) {
+float *prac6_x(void) {
   float *x = result_x;
   result_x = NULL;
   return x;

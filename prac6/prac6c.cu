@@ -90,13 +90,13 @@ static void run_kernel(xl_kernel kernel, float *h_x, float *d_x, int n, int nthr
   checkCudaErrors(cudaMemcpy(h_x, d_x, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
 }
 
-// the experiment's outcome, from the binary: the local memory a thread of each size-64 kernel has (ptxas's
+// the experiment's outcome, from the binary: the local memory per thread of each size-64 kernel (ptxas's
 // "stack frame"). The unrolled kernel must have none: its xl lives in registers
 static int check_local_memory(void) {
   cudaFuncAttributes rolled, unrolled;
   checkCudaErrors(cudaFuncGetAttributes(&rolled, my_first_kernel<64>));
   checkCudaErrors(cudaFuncGetAttributes(&unrolled, my_unrolled_kernel<64>));
-  printf("size 64: local memory a thread: %zu bytes in loops, %zu bytes unrolled\n", rolled.localSizeBytes,
+  printf("size 64: local memory per thread: %zu bytes in loops, %zu bytes unrolled\n", rolled.localSizeBytes,
          unrolled.localSizeBytes);
   if (unrolled.localSizeBytes == 0) return 0;
   printf("size 64, unrolled: xl is still in local memory: find the loop whose unrolling lets ptxas keep it in "
