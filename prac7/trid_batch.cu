@@ -151,7 +151,7 @@ int main(int argc, char **argv) {
   chk[nchk++] = check_device("GPU_thomas_thread", &t, 1, &hs);
   launch_hybrid(&t);
   chk[nchk++] = check_device("GPU_trid_hybrid", &t, 0, &hs);
-  printf("(GPU_trid_hybrid: %s, %d warps a block)\n",
+  printf("(GPU_trid_hybrid: %s, %d warps per block)\n",
          n < 64 ? "short path, rows straight into PCR"
                 : lmax <= 32 ? "chunks in registers" : "chunks in global memory (n > 1024)", warps);
 

@@ -251,7 +251,7 @@ static int hybrid_best_warps(trid_args *t, int lmax, size_t optin, int reps, dou
     t->warps = w;
     hybrid_allow_smem(w, optin);
     float ms = time_median_ms(launch_hybrid, t, 3, reps);
-    printf("GPU_trid_hybrid, %d warps a block: %.4f ms, %.1f GB/s\n", w, ms, moved / (ms * 1e-3) / 1e9);
+    printf("GPU_trid_hybrid, %d warps per block: %.4f ms, %.1f GB/s\n", w, ms, moved / (ms * 1e-3) / 1e9);
     if (ms < *best) {
       *best = ms;
       best_w = w;
