@@ -123,7 +123,7 @@ int main(int argc, char **argv) {
   arg_spec opts[] = {
       {"npath", ARG_INT, &npath, 1, 1 << 30, "number of paths (NPATH)"},
       {"n", ARG_INT, &h_N, 1, 100000, "time steps per path (N)"},
-      {"nthreads", ARG_INT, &nthreads, 32, 1024, "threads per block"},
+      {"nthreads", ARG_INT, &nthreads, 32, 1024, "threads per block, a multiple of 32"},
       {"philox", ARG_FLAG, &philox, 0, 1, "Philox4x32-10 initialised in pathcalc, instead of stored XORWOW states"},
       {"cpupaths", ARG_LONG, &cpupaths, 1000, 1LL << 32, "paths of the independent CPU Monte Carlo"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time the kernels (median of -reps), print a BENCH line"},
