@@ -1,22 +1,23 @@
 /*
- * sgemm_ladder.cu -- practical 5, steps 5 and 8: the SGEMM ladder. C = A B in FP32, LeetGPU's problem (A is
- * M x N, B is N x K, C is M x K, row-major; solve(const float *A, const float *B, float *C, int M, int N,
- * int K)), from one thread per output to most of cuBLAS's speed, one kernel per file:
+ * sgemm_ladder.cu -- practical 5, steps 5 and 8: the SGEMM ladder. C = A B in FP32 with BLAS's names, as
+ * cublas_sgemm.cu and the handout use them: C is M x N, A is M x K, B is K x N, all row-major, so K is the inner
+ * length. LeetGPU poses the same problem with N and K the other way round: solve(), below, is the one place its
+ * names meet these. From one thread per output to most of cuBLAS's speed, one kernel per file:
  *   -kernel=0  cublasSgemm (FP32, no tensor cores)                       sgemm/k0_cublas.cuh
  *   -kernel=1  naive: one thread per element of C                         sgemm/k1_naive.cuh
  *   -kernel=2  shared-memory tiles                                        sgemm/k2_shared.cuh
  *   -kernel=3  register blocking: 8 outputs per thread down a column        sgemm/k3_reg_block.cuh
  *   -kernel=4  2-D 8 x 8 register tiles, 16-byte loads                    sgemm/k4_2d_tiles.cuh
  *   -kernel=5  warp tiles, no bank conflicts, double buffering            sgemm/k5_double_buffer.cuh
- *   -kernel=6  kernel 5 with tiles twice as deep along N (16)             sgemm/k6_deep_tiles.cuh
+ *   -kernel=6  kernel 5 with tiles twice as deep along K (16)             sgemm/k6_deep_tiles.cuh
  *   -kernel=7  8 x 16 outputs per thread, a cp.async pipeline                sgemm/k7_pipeline.cuh
- *   -kernel=8  kernel 7's design at the shape: tiles and split-K chosen    sgemm/k8_shapes.cuh, k8_model.cuh,
- *              by a cost model of waves over the SMs (the default)         k8_pick.cuh
+ *   -kernel=8  kernel 7's design at the shape: tiles and split-K chosen    sgemm/k8_shapes.cuh, its plan
+ *              by a cost model of waves over the SMs (the default)         k8_plan.cuh, its model k8_model.cuh
  *
  * The oracle, for every kernel, cuBLAS included: every element of C against C64, the product in double on the
  * device (cublasDgemm on A and B widened to double), within tau s, where s = sum |A||B| of its terms (a second
- * cublasDgemm) and tau = min(gamma(N), 10 sqrt(N) u) + 2 gamma64(N), u = 2^-24: the certain bound of any order
- * of N float additions, or the probable one of Higham and Mary where it is smaller (sgemm/reference.cuh derives
+ * cublasDgemm) and tau = min(gamma(K), 10 sqrt(K) u) + 2 gamma64(K), u = 2^-24: the certain bound of any order
+ * of K float additions, or the probable one of Higham and Mary where it is smaller (sgemm/reference.cuh derives
  * it). C64 is itself checked against a double gold on the host (every row, or evenly spaced rows when the
  * product is large), sgemm/oracle.h. -fault=tile shows the check failing: one tile of C summed one term short.
  * -bench checks every kernel, then times each (median of -reps) and prints one table: ms, TFLOP/s and the
@@ -29,7 +30,7 @@
   "practical 5, workbook steps 5 and 8 (course step 3, own code; the ladder goes well beyond the course)"
 // make exercises: ./exercises/sgemm_ladder, built with -DEXERCISE, runs kernels 2 and 3 from the learner's files,
 // exercises/k2_shared.cuh and k3_reg_block.cuh, and kernel 2 without -kernel; -kernel=8 runs kernel 8 with the
-// learner's cost model, exercises/k8_model.cuh; its verdict names the files (before gold_check.h)
+// learner's cost model, exercises/k8_model.cuh (in sgemm/k8_plan.cuh); its verdict names the files (gold_check.h)
 #ifdef EXERCISE
 #define EXERCISE_TODO                                                                                              \
   "fill in the TODO(step 5)s in exercises/k2_shared.cuh (kernel 2) and k3_reg_block.cuh (kernel 3), TODO(step 8) " \
@@ -65,15 +66,13 @@
 #include "sgemm/k6_deep_tiles.cuh"
 #include "sgemm/k7_pipeline.cuh"
 #include "sgemm/k8_shapes.cuh"
-#ifdef EXERCISE // the learner's cost model is kernel 8's; the finished one, renamed, is what it is checked against
-#define s8_estimate_us s8_estimate_us_answer
-#include "sgemm/k8_model.cuh"
-#undef s8_estimate_us
-#define S8_MODEL "exercises/k8_model.cuh"
-#endif
-#include "sgemm/k8_pick.cuh"
 #include "sgemm/oracle.h"
-#include "sgemm/k8_bench.h"
+#include "sgemm/k8_plan.cuh"
+
+// LeetGPU's problem, with LeetGPU's own signature and names: A is M x N, B is N x K, C is M x K, row-major, so its
+// N is the inner length and its K the columns of C. The one place those names meet this ladder's, BLAS's (C is
+// M x N, A is M x K, B is K x N): LeetGPU's N is our K, and its K our N. The fastest kernel answers it.
+void solve(const float *A, const float *B, float *C, int M, int N, int K) { run_shapes(A, B, C, M, K, N); }
 
 // the kernel run without -kernel: the fastest; the starting file makes it the kernel left to write, so that
 // running it untouched cannot PASS
@@ -121,35 +120,85 @@ static void bench_keys(void *p, int k, const double *ms, char *prog, size_t npro
            100.0 * ms[0] / ms[k]);
 }
 
-// -fault=tile: a check that can fail. The step runs as asked, then one tile of C, the 128 x 128 one that holds
-// element (M/2, K/2), is written again by a loop that stops one term short, n < N - 1: the off-by-one a tile's
-// bound can have. Each of its elements is then off by the lost term A[m][N-1] B[N-1][k], under 1 in size for
-// these inputs: a worst-case tolerance such as 2 gamma(N) s would let that pass at a long N, the bound of
-// sgemm/reference.cuh does not (runs: the expect=FAIL lines say by how much)
-static sgemm_fn fault_step;
-__global__ void sgemm_fault_tile(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
-                                 int M, int N, int K, int row0, int col0) {
-  int row = row0 + blockIdx.y * 16 + threadIdx.y, col = col0 + blockIdx.x * 16 + threadIdx.x;
-  if (row >= M || col >= K) return;
-  float sum = 0.0f;
-  for (int n = 0; n < N - 1; n++) sum += A[(size_t)row * N + n] * B[(size_t)n * K + col];
-  C[(size_t)row * K + col] = sum;
-}
+// -shapes: kernels 7 and 8 against cuBLAS over shapes of every kind, M x N x K (C is M x N, the inner length K).
+// Squares; M, N or K small (256) with the others large; long inner lengths with few outputs (split-K's case);
+// odd sizes that no tile divides; the program's default. Step 8's exercise is checked at these shapes too.
+static const int shape_table[][3] = {
+    {256, 256, 256},    {512, 512, 512},    {1000, 999, 1001},  {1024, 1024, 1024}, {1536, 1536, 1536},
+    {2048, 2048, 2048}, {2500, 2500, 2500}, {4096, 4096, 4096}, {8192, 8192, 8192}, {3000, 7000, 5000},
+    {4097, 4093, 4095}, {777, 1555, 3333},  {1999, 2999, 999},  {6000, 3000, 1000}, {256, 8192, 8192},
+    {8192, 256, 8192},  {8192, 8192, 256},  {4096, 4096, 256},  {8192, 1024, 1024}, {1024, 8192, 1024},
+    {8192, 256, 512},   {256, 256, 8192},   {512, 512, 8192},   {1024, 1024, 8192}, {2048, 2048, 8192},
+    {300, 300, 7000},   {1000, 1000, 4000}, {256, 8192, 1024},
+};
+#define NSHAPES ((int)(sizeof(shape_table) / sizeof(shape_table[0])))
 
-static void run_with_faulty_tile(const float *A, const float *B, float *C, int M, int N, int K) {
-  fault_step(A, B, C, M, N, K);
-  sgemm_fault_tile<<<dim3(8, 8), dim3(16, 16)>>>(A, B, C, M, N, K, M / 2 / 128 * 128, K / 2 / 128 * 128);
-  getLastCudaError("sgemm_fault_tile execution failed");
+static int run_shapes_table(int seed, int reps) {
+  int ok = 1, worst = -1, measured = 0, dev;
+  double logsum = 0.0, worst_pct = 0.0;
+  checkCudaErrors(cudaGetDevice(&dev));
+  printf("\nkernels 7 and 8 against cuBLAS (FP32, CUBLAS_DEFAULT_MATH), median of %d; M x N x K: A is M x K, "
+         "C is M x N\n",
+         reps);
+  printf("  %-16s %9s %8s %8s %8s %8s  %s\n", "M x N x K", "cuBLAS ms", "TFLOP/s", "k7 %", "k8 %", "k8 ms",
+         "kernel 8's plan");
+  for (int i = 0; i < NSHAPES; i++) {
+    int M = shape_table[i][0], N = shape_table[i][1], K = shape_table[i][2];
+    char size[64], plan[64];
+    snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
+    // A, B (and B padded), C, and the FP64 reference at its peak, while it is made
+    size_t bytes = ((size_t)M * K + 2 * (size_t)K * N + (size_t)M * N) * sizeof(float) + reference_peak_bytes(M, N, K);
+    if (bytes > device_usable_bytes()) {
+      printf("  %-16s SKIP: %.0f MB of A, B, C and the FP64 reference do not fit in this GPU's free memory\n", size,
+             bytes / 1e6);
+      continue;
+    }
+    if (reference_too_long(dev, M, N, K)) {
+      printf("  %-16s SKIP: this GPU has a display watchdog, which the FP64 reference of this product may outlast\n",
+             size);
+      continue;
+    }
+    sgemm_problem p;
+    problem_setup(&p, M, N, K, seed, 0, 1);
+    int ok7 = check_step(7, &steps[7], &p.call, &p.o, -1), ok8 = check_step(8, &steps[8], &p.call, &p.o, -1);
+    // each timed from a poisoned C (check_step and recheck_step leave it so), and what its last run left checked
+    double ms0 = time_step(&p, run_cublas, reps);
+    int ok0 = recheck_step(0, steps[0].name, &p.call, &p.o) && p.base_ok;
+    double ms7 = time_step(&p, steps[7].run, reps);
+    ok7 = recheck_step(7, steps[7].name, &p.call, &p.o) && ok7;
+    double ms8 = time_step(&p, steps[8].run, reps);
+    ok8 = recheck_step(8, steps[8].name, &p.call, &p.o) && ok8;
+    ok = ok && ok0 && ok7 && ok8;
+    s8_plan pl = s8_pick(M, N, K, NULL);
+    s8_describe(&pl, plan, sizeof(plan));
+    double flops = 2.0 * M * N * K, pct8 = 100.0 * ms0 / ms8;
+    printf("  %-16s %9.4f %8.2f %8.1f %8.1f %8.4f  %s%s\n", size, ms0, flops / (ms0 * 1e-3) / 1e12, 100.0 * ms0 / ms7,
+           pct8, ms8, plan, (ok0 && ok7 && ok8) ? "" : "  (FAILED its check)");
+    char extra[160];
+    snprintf(extra, sizeof(extra), "kernel=8 TFLOPs=%.2f pct_cublas=%.1f pct_cublas_k7=%.1f plan=%s",
+             flops / (ms8 * 1e-3) / 1e12, pct8, 100.0 * ms0 / ms7, plan);
+    for (char *q = extra; *q; q++)
+      if (*q == ' ' && q > strstr(extra, "plan=")) *q = '_';
+    print_bench("5", "sgemm_shapes_k8", size, reps, ms8, -1.0, NULL, extra);
+    logsum += log(pct8 / 100.0), measured++;
+    if (worst < 0 || pct8 < worst_pct) worst = i, worst_pct = pct8;
+    problem_free(&p);
+  }
+  if (worst >= 0)
+    printf("kernel 8: geometric mean %.1f %% of cuBLAS over the shapes; the worst %.1f %% at %d x %d x %d\n",
+           100.0 * exp(logsum / measured), worst_pct, shape_table[worst][0], shape_table[worst][1],
+           shape_table[worst][2]);
+  return ok;
 }
 
 int main(int argc, char **argv) {
-  int M = 1000, N = 1001, K = 999, kernel = SGEMM_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 10, shapes = 0,
+  int M = 1000, N = 999, K = 1001, kernel = SGEMM_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 10, shapes = 0,
       tune = 0;
   const char *plan_word = NULL, *fault = NULL;
   arg_spec opts[] = {
       {"M", ARG_INT, &M, 1, 1 << 20, "rows of A and C"},
-      {"N", ARG_INT, &N, 1, 1 << 20, "columns of A, rows of B (the length of each dot product)"},
-      {"K", ARG_INT, &K, 1, 1 << 20, "columns of B and C"},
+      {"N", ARG_INT, &N, 1, 1 << 20, "columns of B and C"},
+      {"K", ARG_INT, &K, 1, 1 << 20, "columns of A, rows of B (the length of each dot product)"},
       {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the kernel: 0 cuBLAS, 1 to 8 the ladder"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel, print the table and BENCH lines"},
       {"shapes", ARG_FLAG, &shapes, 0, 1, "check and time kernels 7 and 8 and cuBLAS over a table of shapes"},
@@ -160,7 +209,7 @@ int main(int argc, char **argv) {
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench, -shapes, -tune (the median is used)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
-  if ((long long)M * N > 2147483647LL || (long long)N * K > 2147483647LL || (long long)M * K > 2147483647LL)
+  if ((long long)M * K > 2147483647LL || (long long)K * N > 2147483647LL || (long long)M * N > 2147483647LL)
     args_fail("-M=%d -N=%d -K=%d: a matrix of more than 2^31 - 1 elements", M, N, K);
   if ((M + 7) / 8 > 65535) args_fail("-M=%d: more than 65535 blocks of 8 rows for kernel 1", M);
   if (bench + shapes + tune > 1) args_fail("-bench, -shapes and -tune: one at a time");
@@ -170,9 +219,9 @@ int main(int argc, char **argv) {
   if (plan_word && (shapes || tune)) args_fail("-plan is for one run of kernel 8 (or -bench), not -shapes or -tune");
   if (fault && strcmp(fault, "tile")) args_fail("-fault=%s: the one fault is tile", fault);
   if (fault && (bench || shapes || tune)) args_fail("-fault is for one kernel's check, not -bench, -shapes or -tune");
-  if (plan_word && !s8_split_fits(M, K, s8_forced.split, (size_t)-1))
+  if (plan_word && !s8_split_fits(M, N, s8_forced.split, (size_t)-1))
     args_fail("-plan=%s: a slice of split-K's workspace, %d x %d, is more than 2^31 - 1 elements", plan_word, M,
-              (K + 3) / 4 * 4);
+              (N + 3) / 4 * 4);
   int user_sized = args_given(argc, argv, "M") || args_given(argc, argv, "N") || args_given(argc, argv, "K");
 
   int dev = findCudaDevice(argc, argv);
@@ -188,17 +237,11 @@ int main(int argc, char **argv) {
   if (shapes) {
     ok = run_shapes_table(seed, reps);
   } else {
-    // the FP64 reference (sgemm/reference.cuh) at its peak, while it is made, or what it keeps beside kernel 8's
-    // workspaces: B's rows padded to a multiple of 4 floats when K is not one (sgemm/k8_shapes.cuh), and -plan's
-    // split-K slices (kernel 8's own picks keep theirs under a sixteenth of the GPU's memory)
-    size_t padded = K % 4 ? (size_t)N * ((K + 3) / 4 * 4) : 0, work = 0;
-    if (s8_forced.config >= 0 && s8_forced.split > 1) work = (size_t)s8_forced.split * M * ((K + 3) / 4 * 4);
-    size_t later = reference_kept_bytes(M, K) + (padded + work) * sizeof(float);
-    size_t peak = reference_peak_bytes(M, N, K) > later ? reference_peak_bytes(M, N, K) : later;
-    device_memory_check(((size_t)M * N + (size_t)N * K + (size_t)M * K) * sizeof(float) + peak,
-                        K % 4 || work ? "A, B, C, the FP64 reference and kernel 8's workspaces"
-                                      : "A, B, C and the FP64 reference",
-                        user_sized);
+    // kernel 8's workspaces: B's rows padded to a multiple of 4 floats when N is not one (sgemm/k8_shapes.cuh),
+    // and -plan's split-K slices (kernel 8's own picks keep theirs under a sixteenth of the GPU's memory)
+    size_t padded = N % 4 ? (size_t)K * ((N + 3) / 4 * 4) : 0, work = 0;
+    if (s8_forced.config >= 0 && s8_forced.split > 1) work = (size_t)s8_forced.split * M * ((N + 3) / 4 * 4);
+    problem_memory_check(M, N, K, padded + work, user_sized);
     if (reference_too_long(dev, M, N, K))
       return result_skip("this GPU has a display watchdog, and the FP64 reference of a %d x %d x %d product may "
                          "outlast it (docs/troubleshooting.md#windows-watchdog): up to 4096^3 runs here",
@@ -241,7 +284,7 @@ int main(int argc, char **argv) {
   }
   int picks_ok = 1;
 #ifdef EXERCISE
-  if (kernel == 8 || tune) picks_ok = exercise_model_check(M, N, K);
+  if (kernel == 8 || tune) picks_ok = exercise_model_check(M, N, K, shape_table, NSHAPES);
 #endif
   s8_teardown();
   cublas_teardown();

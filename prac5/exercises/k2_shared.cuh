@@ -1,9 +1,9 @@
 /*
  * exercises/k2_shared.cuh -- handout step 5, kernel 2 of the SGEMM ladder, to write: shared-memory tiles.
  * (The solution is ../sgemm/k2_shared.cuh.) A block of TILE x TILE threads computes a TILE x TILE tile of C,
- * walking along the inner length TILE at a time. The handout's inner length K is N here: the files in sgemm/
- * keep LeetGPU's letters, A M x N, B N x K, C M x K, all row-major (A[row][n] is A[row * N + n]), as
- * sgemm_ladder's -N and -K do. tx, ty are threadIdx.x, threadIdx.y.
+ * walking along the inner length TILE at a time. The names are BLAS's, as in the handout and every file of
+ * sgemm/: A is M x K, B K x N, C M x N, all row-major (A[row][k] is A[row * K + k]), so K is the inner length,
+ * as sgemm_ladder's -K is. tx, ty are threadIdx.x, threadIdx.y.
  * Until the TODOs are filled in the kernel writes nothing, C keeps its poison, and ./exercises/sgemm_ladder
  * -kernel=2 ends RESULT: FAIL (exercise not done: ...).
  */
@@ -18,7 +18,7 @@ __global__ void sgemm_shared(const float *__restrict__ A, const float *__restric
   // the tile hangs over the matrix. The block waits until both tiles are whole; each thread adds to a running
   // sum the TILE products its element of C needs from them (which row of As, which column of Bs?); and the
   // block waits again before the next step overwrites the tiles (why is the second wait needed?)
-  // TODO(step 5): write the sum to C (M x K) if (row, col) is inside it
+  // TODO(step 5): write the sum to C (M x N) if (row, col) is inside it
   (void)A;
   (void)B;
   (void)C;
@@ -28,7 +28,7 @@ __global__ void sgemm_shared(const float *__restrict__ A, const float *__restric
 }
 
 static void run_shared(const float *A, const float *B, float *C, int M, int N, int K) {
-  dim3 block(TILE, TILE), grid(ceil_div(K, TILE), ceil_div(M, TILE));
+  dim3 block(TILE, TILE), grid(ceil_div(N, TILE), ceil_div(M, TILE));
   sgemm_shared<<<grid, block>>>(A, B, C, M, N, K);
   getLastCudaError("sgemm_shared execution failed");
 }

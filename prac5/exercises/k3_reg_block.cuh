@@ -3,8 +3,8 @@
  * (The solution is ../sgemm/k3_reg_block.cuh.) Kernel 2 does two shared-memory loads per multiply-add; here
  * each thread computes R3_TM = 8 outputs of C down one column, so that one value of B, held in a register,
  * serves 8 multiply-adds. The block of 512 threads computes a 64 x 64 tile of C and walks along the inner
- * length R3_BK = 8 at a time. The handout's inner length K is N here, as in every file of sgemm/ (LeetGPU's
- * letters: A is M x N, B is N x K, C is M x K, row-major; sgemm.h). The loads into shared memory and the
+ * length, K, R3_BK = 8 at a time (BLAS's names, as the handout and every file of sgemm/ use them: A is M x K,
+ * B is K x N, C is M x N, row-major; sgemm.h). The loads into shared memory and the
  * store are written: you write the loop that multiplies one pair of tiles. Until it is written, acc stays 0,
  * C comes out 0, and ./exercises/sgemm_ladder -kernel=3 ends RESULT: FAIL (exercise not done: ...).
  */
@@ -32,9 +32,9 @@ __global__ void __launch_bounds__(R3_THREADS) sgemm_reg_block(const float *__res
   int bcol = tid % R3_BN, brow = tid / R3_BN;
   // the thread's 8 outputs, in registers for the whole walk
   float acc[R3_TM] = {0.0f};
-  for (int t = 0; t < N; t += R3_BK) {
-    As[arow][acol] = (row0 + arow < M && t + acol < N) ? A[(row0 + arow) * N + t + acol] : 0.0f;
-    Bs[brow][bcol] = (t + brow < N && col0 + bcol < K) ? B[(t + brow) * K + col0 + bcol] : 0.0f;
+  for (int t = 0; t < K; t += R3_BK) {
+    As[arow][acol] = (row0 + arow < M && t + acol < K) ? A[(row0 + arow) * K + t + acol] : 0.0f;
+    Bs[brow][bcol] = (t + brow < K && col0 + bcol < N) ? B[(t + brow) * N + col0 + bcol] : 0.0f;
     __syncthreads();
     // TODO(step 5): for each k < R3_BK, the tiles' depth (#pragma unroll it: with k a constant, acc[] stays
     // in registers rather than local memory):
@@ -47,12 +47,12 @@ __global__ void __launch_bounds__(R3_THREADS) sgemm_reg_block(const float *__res
   }
   for (int r = 0; r < R3_TM; r++) {
     int row = row0 + trow * R3_TM + r, col = col0 + tcol;
-    if (row < M && col < K) C[row * K + col] = acc[r];
+    if (row < M && col < N) C[row * N + col] = acc[r];
   }
 }
 
 static void run_reg_block(const float *A, const float *B, float *C, int M, int N, int K) {
-  dim3 grid(ceil_div(K, R3_BN), ceil_div(M, R3_BM));
+  dim3 grid(ceil_div(N, R3_BN), ceil_div(M, R3_BM));
   sgemm_reg_block<<<grid, R3_THREADS>>>(A, B, C, M, N, K);
   getLastCudaError("sgemm_reg_block execution failed");
 }

@@ -1,11 +1,11 @@
 /*
  * exercises/k8_model.cuh -- handout step 8, kernel 8's cost model, to write. (The solution is
- * ../sgemm/k8_model.cuh.) sgemm/k8_pick.cuh calls it for every plan this GPU can run -- a configuration c
+ * ../sgemm/k8_model.cuh.) sgemm/k8_plan.cuh calls it for every plan this GPU can run -- a configuration c
  * (a block of c->bm x c->bn outputs, c->threads threads, at most resident_max blocks per SM at once) and a
- * split of the inner length (N in sgemm/'s letters) into `split` slices -- and runs the plan with the least
- * estimate: only the order of your estimates matters. Your model need not be the finished one: the check
+ * split of the inner length K into `split` slices -- and runs the plan with the least estimate: only the
+ * order of your estimates matters. Your model need not be the finished one: the check
  * passes when, at every shape of -shapes and the run's own, the finished model rates your pick within 10 % of
- * its own best (sgemm/k8_bench.h says why 10 %). Until then ./exercises/sgemm_ladder -kernel=8 lists the
+ * its own best (sgemm/k8_plan.cuh says why 10 %). Until then ./exercises/sgemm_ladder -kernel=8 lists the
  * shapes where your pick falls short and ends RESULT: FAIL (exercise not done: ...). -tune times every plan.
  */
 static double s8_estimate_us(const s8_config *c, int resident_max, int split, int M, int N, int K, const s8_gpu *g) {
@@ -14,7 +14,7 @@ static double s8_estimate_us(const s8_config *c, int resident_max, int split, in
   //  - waves: how many blocks does the plan launch (tiles of C, times the slices)? How many of them does the
   //    busiest of the g->sms SMs get, and in how many turns does it run them, at most resident_max at once?
   //  - a turn: how many multiply-adds does a block do (mind that the inner length is walked in whole tiles,
-  //    S8_BK = 16 deep)? How fast does an SM do them? s8_gpu, s8_config and s8_hiding() in sgemm/k8_shapes.cuh
+  //    S8_BK = 16 deep)? How fast does an SM do them? s8_gpu, s8_config and s8_hiding() in sgemm/k8_plan.cuh
   //    say in their comments what they hold: a peak, the share of it a tile reaches, and what is lost when
   //    the resident warps are too few to hide each other's waits. What does a turn cost before its first
   //    multiply-add (g->fill_us)?

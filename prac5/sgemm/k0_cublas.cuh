@@ -17,6 +17,6 @@ static void cublas_teardown(void) { checkCudaErrors(cublasDestroy(sgemm_cublas_h
 
 static void run_cublas(const float *A, const float *B, float *C, int M, int N, int K) {
   const float one = 1.0f, zero = 0.0f;
-  // C^T (K x M, ld K) = B^T (K x N, ld K) * A^T (N x M, ld N)
-  checkCudaErrors(cublasSgemm(sgemm_cublas_handle, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, B, K, A, N, &zero, C, K));
+  // C^T (N x M, ld N) = B^T (N x K, ld N) * A^T (K x M, ld K)
+  checkCudaErrors(cublasSgemm(sgemm_cublas_handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N));
 }

@@ -1,9 +1,9 @@
 /*
  * sgemm/k3_reg_block.cuh -- kernel 3: several outputs per thread (register blocking). Kernel 2 does two
  * shared-memory loads per multiply-add. Here each thread computes R3_TM outputs down a column of C: for each
- * n it loads one value of B's tile into a register and reuses it R3_TM times against R3_TM values of A's
+ * k it loads one value of B's tile into a register and reuses it R3_TM times against R3_TM values of A's
  * tile, so shared-memory traffic per multiply-add falls from 2 loads to about 1 + 1/R3_TM. The block tile is
- * R3_BM x R3_BN; the walk along N goes R3_BK at a time.
+ * R3_BM x R3_BN; the walk along K goes R3_BK at a time.
  */
 #define R3_BM 64
 #define R3_BN 64
@@ -26,9 +26,9 @@ __global__ void __launch_bounds__(R3_THREADS) sgemm_reg_block(const float *__res
   int acol = tid % R3_BK, arow = tid / R3_BK;
   int bcol = tid % R3_BN, brow = tid / R3_BN;
   float acc[R3_TM] = {0.0f};
-  for (int t = 0; t < N; t += R3_BK) {
-    As[arow][acol] = (row0 + arow < M && t + acol < N) ? A[(row0 + arow) * N + t + acol] : 0.0f;
-    Bs[brow][bcol] = (t + brow < N && col0 + bcol < K) ? B[(t + brow) * K + col0 + bcol] : 0.0f;
+  for (int t = 0; t < K; t += R3_BK) {
+    As[arow][acol] = (row0 + arow < M && t + acol < K) ? A[(row0 + arow) * K + t + acol] : 0.0f;
+    Bs[brow][bcol] = (t + brow < K && col0 + bcol < N) ? B[(t + brow) * N + col0 + bcol] : 0.0f;
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < R3_BK; k++) {
@@ -40,12 +40,12 @@ __global__ void __launch_bounds__(R3_THREADS) sgemm_reg_block(const float *__res
   }
   for (int r = 0; r < R3_TM; r++) {
     int row = row0 + trow * R3_TM + r, col = col0 + tcol;
-    if (row < M && col < K) C[row * K + col] = acc[r];
+    if (row < M && col < N) C[row * N + col] = acc[r];
   }
 }
 
 static void run_reg_block(const float *A, const float *B, float *C, int M, int N, int K) {
-  dim3 grid(ceil_div(K, R3_BN), ceil_div(M, R3_BM));
+  dim3 grid(ceil_div(N, R3_BN), ceil_div(M, R3_BM));
   sgemm_reg_block<<<grid, R3_THREADS>>>(A, B, C, M, N, K);
   getLastCudaError("sgemm_reg_block execution failed");
 }

@@ -18,7 +18,7 @@
 #define R5_THREADS 256
 static_assert(R5_THREADS == 256 && R5_BM == 128 && R5_BN == 128, "the warp layout below is for 8 warps on 128 x 128");
 
-// BK: the depth of a tile along N (8 here; kernel 6 instantiates 16). LOADS float4 of A's tile and of B's per thread.
+// BK: the depth of a tile along K (8 here; kernel 6 instantiates 16). LOADS float4 of A's tile and of B's per thread.
 template <int BK, bool VEC>
 __global__ void __launch_bounds__(R5_THREADS, 2)
     sgemm_double_buffer(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(R5_THREADS, 2)
   constexpr int LOADS = R5_BM * BK / (4 * R5_THREADS);
   static_assert(R5_BM * BK == 4 * LOADS * R5_THREADS && BK * R5_BN == 4 * LOADS * R5_THREADS,
                 "each thread loads LOADS whole float4 of A's tile and of B's");
-  __shared__ __align__(16) float As[2][BK][R5_BM + R5_PAD]; // transposed: As[buf][n][m]
+  __shared__ __align__(16) float As[2][BK][R5_BM + R5_PAD]; // transposed: As[buf][k][m]
   __shared__ __align__(16) float Bs[2][BK][R5_BN];
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   int row0 = blockIdx.y * R5_BM, col0 = blockIdx.x * R5_BN;
@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(R5_THREADS, 2)
   // 8 x 4 grid owns rows r .. r+3 and r+32 .. r+35, columns c .. c+3 and c+16 .. c+19
   int r = (warp / 4) * 64 + (lane / 4) * 4;
   int c = (warp % 4) * 32 + (lane % 4) * 4;
-  // load l of the thread: A's row arow(l), n = acol(l) .. +3; B's row brow(l), columns bcol(l) .. +3
+  // load l of the thread: A's row arow(l), k = acol(l) .. +3; B's row brow(l), columns bcol(l) .. +3
   int arow[LOADS], acol[LOADS], brow[LOADS], bcol[LOADS];
 #pragma unroll
   for (int l = 0; l < LOADS; l++) {
@@ -45,14 +45,14 @@ __global__ void __launch_bounds__(R5_THREADS, 2)
     bcol[l] = (idx % (R5_BN / 4)) * 4;
   }
   float acc[8][8] = {{0.0f}};
-  int ntiles = (N + BK - 1) / BK;
+  int ntiles = (K + BK - 1) / BK;
   float4 a[LOADS], b[LOADS];
 
   // the first tile, into buffer 0
 #pragma unroll
   for (int l = 0; l < LOADS; l++) {
-    a[l] = load4<VEC>(A, row0 + arow[l], acol[l], M, N);
-    b[l] = load4<VEC>(B, brow[l], col0 + bcol[l], N, K);
+    a[l] = load4<VEC>(A, row0 + arow[l], acol[l], M, K);
+    b[l] = load4<VEC>(B, brow[l], col0 + bcol[l], K, N);
     As[0][acol[l] + 0][arow[l]] = a[l].x;
     As[0][acol[l] + 1][arow[l]] = a[l].y;
     As[0][acol[l] + 2][arow[l]] = a[l].z;
@@ -67,8 +67,8 @@ __global__ void __launch_bounds__(R5_THREADS, 2)
     if (t + 1 < ntiles) {
 #pragma unroll
       for (int l = 0; l < LOADS; l++) {
-        a[l] = load4<VEC>(A, row0 + arow[l], (t + 1) * BK + acol[l], M, N);
-        b[l] = load4<VEC>(B, (t + 1) * BK + brow[l], col0 + bcol[l], N, K);
+        a[l] = load4<VEC>(A, row0 + arow[l], (t + 1) * BK + acol[l], M, K);
+        b[l] = load4<VEC>(B, (t + 1) * BK + brow[l], col0 + bcol[l], K, N);
       }
     }
 #pragma unroll
@@ -102,14 +102,14 @@ __global__ void __launch_bounds__(R5_THREADS, 2)
 #pragma unroll
   for (int i = 0; i < 8; i++) {
     int row = row0 + r + (i % 4) + (i / 4) * 32;
-    store4<VEC>(C, row, col0 + c, M, K, make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]));
-    store4<VEC>(C, row, col0 + c + 16, M, K, make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]));
+    store4<VEC>(C, row, col0 + c, M, N, make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]));
+    store4<VEC>(C, row, col0 + c + 16, M, N, make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]));
   }
 }
 
 template <int BK> static void launch_double_buffer(const float *A, const float *B, float *C, int M, int N, int K) {
-  dim3 grid(ceil_div(K, R5_BN), ceil_div(M, R5_BM));
-  if (rows_aligned16(A, N) && rows_aligned16(B, K) && rows_aligned16(C, K))
+  dim3 grid(ceil_div(N, R5_BN), ceil_div(M, R5_BM));
+  if (rows_aligned16(A, K) && rows_aligned16(B, N) && rows_aligned16(C, N))
     sgemm_double_buffer<BK, true><<<grid, R5_THREADS>>>(A, B, C, M, N, K);
   else
     sgemm_double_buffer<BK, false><<<grid, R5_THREADS>>>(A, B, C, M, N, K);

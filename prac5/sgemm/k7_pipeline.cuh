@@ -6,7 +6,7 @@
  *  (a) 8 x 16 outputs per thread (a warp owns 64 x 64 of C, the block 128 x 256): 128 multiply-adds for every
  *      six 16-byte shared loads, where kernels 5-6 have 64 for four. 128 accumulators need most of the 255
  *      registers a thread may have, so one block of 256 threads runs on an SM: 8 warps, 2 per scheduler, each
- *      with 128 independent multiply-adds a k-step (one index of the inner length, N) to hide the others' latency.
+ *      with 128 independent multiply-adds a k-step (one index of the inner length, K) to hide the others' latency.
  *  (b) the tiles are copied by cp.async (sm_80 on; ../common/cp_async.h): global memory goes into shared
  *      memory while the threads compute, without passing through registers, and what lies outside the
  *      matrices is filled with zeros. S7_STAGES = 4 stages of shared memory: the tile being multiplied and 3
@@ -16,13 +16,13 @@
  *      multiply-adds of k-step k, so they land while those run.
  *  (d) the load addresses are worked out once per thread (a pointer, bounds, a shared-memory offset) and only
  *      advanced per tile, not recomputed for every copy.
- * Tiles 16 deep along N; with 4 stages the block uses 97 KB of shared memory, which needs cudaFuncSetAttribute
+ * Tiles 16 deep along K; with 4 stages the block uses 97 KB of shared memory, which needs cudaFuncSetAttribute
  * (over 48 KB); a GPU that cannot give that much (Turing: 64 KB) gets 2 stages. Before sm_80 the copies are
  * ordinary loads and stores: still correct, no longer asynchronous.
  */
 #define S7_BM 128 // rows of C per block
 #define S7_BN 256 // columns of C per block
-#define S7_BK 16  // depth of a tile along N
+#define S7_BK 16  // depth of a tile along K
 #define S7_PAD 4  // As rows padded: (128 + 4) * 4 bytes = 33 x 16, so its transposing copies hit 32 banks
 #define S7_LDA (S7_BM + S7_PAD)
 #define S7_THREADS 256
@@ -39,7 +39,7 @@ template <int STAGES, bool VEC>
 __global__ void __launch_bounds__(S7_THREADS, 1)
     sgemm_pipeline(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
                    int K) {
-  constexpr int AS = S7_BK * S7_LDA, BS = S7_BK * S7_BN; // floats per stage: As[n][m] (transposed), Bs[n][k]
+  constexpr int AS = S7_BK * S7_LDA, BS = S7_BK * S7_BN; // floats per stage: As[k][m] (transposed), Bs[k][n]
   extern __shared__ __align__(16) float smem[];
   float *As = smem, *Bs = smem + STAGES * AS;
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -49,48 +49,48 @@ __global__ void __launch_bounds__(S7_THREADS, 1)
   // are neighbours, so a warp's reads of As cost the fewest shared-memory cycles.
   int r = (warp / 4) * 64 + (lane / 4) * 4;
   int c = (warp % 4) * 64 + (lane % 4) * 4;
-  int ntiles = (N + S7_BK - 1) / S7_BK;
+  int ntiles = (K + S7_BK - 1) / S7_BK;
 
-  // (d) A's tile, 128 x 16, is 8 copies of 4 bytes per thread: rows am + 32j (j = 0..3), columns an + 8h (h = 0..1);
-  // a warp reads 4 rows of 8 consecutive floats and writes them transposed, As[n][m], to 32 distinct banks.
-  int am = 4 * warp + lane / 8, an = lane % 8;
-  const float *a_src = A + (size_t)(row0 + am) * N + an; // dereferenced only where in bounds
-  size_t a_step = (size_t)32 * N;
+  // (d) A's tile, 128 x 16, is 8 copies of 4 bytes per thread: rows am + 32j (j = 0..3), columns ak + 8h (h = 0..1);
+  // a warp reads 4 rows of 8 consecutive floats and writes them transposed, As[k][m], to 32 distinct banks.
+  int am = 4 * warp + lane / 8, ak = lane % 8;
+  const float *a_src = A + (size_t)(row0 + am) * K + ak; // dereferenced only where in bounds
+  size_t a_step = (size_t)32 * K;
   unsigned a_rows_in = 0; // bit j: row am + 32j is inside A
 #pragma unroll
   for (int j = 0; j < 4; j++) a_rows_in |= (unsigned)(row0 + am + 32 * j < M) << j;
-  // B's tile, 16 x 256, is 4 copies of 16 bytes per thread: rows bn + 4e (e = 0..3), columns bk .. bk+3.
-  int bn = tid / 64, bk = (tid % 64) * 4;
-  const float *b_src = B + (size_t)bn * K + col0 + bk;
-  size_t b_step = (size_t)4 * K;
-  float *a_dst = As + an * S7_LDA + am, *b_dst = Bs + bn * S7_BN + bk;
+  // B's tile, 16 x 256, is 4 copies of 16 bytes per thread: rows bk + 4e (e = 0..3), columns bn .. bn+3.
+  int bk = tid / 64, bn = (tid % 64) * 4;
+  const float *b_src = B + (size_t)bk * N + col0 + bn;
+  size_t b_step = (size_t)4 * N;
+  float *a_dst = As + ak * S7_LDA + am, *b_dst = Bs + bk * S7_BN + bn;
 
   // issue the copies of tile t into stage t % STAGES, as one group (an empty group past the last tile keeps
   // the count of groups in flight the same every iteration)
   auto issue = [&](int t) {
     if (t < ntiles) {
-      int n0 = t * S7_BK;
+      int k0 = t * S7_BK;
       int stage = t % STAGES;
-      const float *a = a_src + n0;
+      const float *a = a_src + k0;
 #pragma unroll
       for (int j = 0; j < 4; j++)
 #pragma unroll
         for (int h = 0; h < 2; h++) {
-          bool in = ((a_rows_in >> j) & 1u) && n0 + an + 8 * h < N;
+          bool in = ((a_rows_in >> j) & 1u) && k0 + ak + 8 * h < K;
           copy4_to_shared_or_zero(&a_dst[stage * AS + 8 * h * S7_LDA + 32 * j], in ? a + j * a_step + 8 * h : A, in);
         }
-      const float *b = b_src + (size_t)n0 * K;
+      const float *b = b_src + (size_t)k0 * N;
 #pragma unroll
       for (int e = 0; e < 4; e++) {
-        bool row_in = n0 + bn + 4 * e < N;
+        bool row_in = k0 + bk + 4 * e < K;
         float *dst = &b_dst[stage * BS + 4 * e * S7_BN];
         if (VEC) {
-          bool in = row_in && col0 + bk < K; // K % 4 == 0: the 4 columns are all in or all out
+          bool in = row_in && col0 + bn < N; // N % 4 == 0: the 4 columns are all in or all out
           copy16_to_shared_or_zero(dst, in ? b + e * b_step : B, in);
         } else {
 #pragma unroll
           for (int i = 0; i < 4; i++) {
-            bool in = row_in && col0 + bk + i < K;
+            bool in = row_in && col0 + bn + i < N;
             copy4_to_shared_or_zero(dst + i, in ? b + e * b_step + i : B, in);
           }
         }
@@ -160,13 +160,13 @@ __global__ void __launch_bounds__(S7_THREADS, 1)
     int row = row0 + r + (i % 4) + (i / 4) * 32;
 #pragma unroll
     for (int q = 0; q < 4; q++)
-      store4<VEC>(C, row, col0 + c + 16 * q, M, K,
+      store4<VEC>(C, row, col0 + c + 16 * q, M, N,
                   make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2], acc[i][4 * q + 3]));
   }
 }
 
 template <int STAGES> static void launch_pipeline(const float *A, const float *B, float *C, int M, int N, int K) {
-  dim3 grid(ceil_div(K, S7_BN), ceil_div(M, S7_BM));
+  dim3 grid(ceil_div(N, S7_BN), ceil_div(M, S7_BM));
   constexpr int smem = s7_shared_bytes(STAGES);
   static int allowed = 0; // over 48 KB of dynamic shared memory must be allowed, once for each kernel
   if (!allowed) {
@@ -176,7 +176,7 @@ template <int STAGES> static void launch_pipeline(const float *A, const float *B
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     allowed = 1;
   }
-  if (rows_aligned16(B, K) && rows_aligned16(C, K))
+  if (rows_aligned16(B, N) && rows_aligned16(C, N))
     sgemm_pipeline<STAGES, true><<<grid, S7_THREADS, smem>>>(A, B, C, M, N, K);
   else
     sgemm_pipeline<STAGES, false><<<grid, S7_THREADS, smem>>>(A, B, C, M, N, K);

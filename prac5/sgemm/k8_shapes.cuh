@@ -1,21 +1,19 @@
 /*
  * sgemm/k8_shapes.cuh -- kernel 8: kernel 7's design in several sizes, and split-K, so that a product of any
- * shape fills the GPU. Kernel 7 has one shape of block, 128 x 256 of C: 1000 x 1001 x 999 makes 8 x 4 = 32
- * blocks of it, for 132 SMs, and the rest of the GPU waits. Kernel 8 runs one of the configurations below,
- * with the inner length N cut into `split` slices, as sgemm/k8_pick.cuh chooses from the shape and the GPU.
+ * shape fills the GPU. Kernel 7 has one shape of block, 128 x 256 of C: a C of 1000 x 999 (the default size)
+ * makes 8 x 4 = 32 blocks of it, for 132 SMs, and the rest of the GPU waits. Kernel 8 runs a plan, one of the
+ * configurations of its template with the inner length K cut into `split` slices, which sgemm/k8_plan.cuh
+ * chooses from the shape and the GPU by the cost model of sgemm/k8_model.cuh.
  *
  * One template serves every configuration: a block of BM x BN outputs is a grid of warps of WM x WN each, and
  * within a warp each lane owns WM/8 x WN/4 outputs, as in kernel 7 (rows in groups of 4, 32 apart; columns in
  * groups of 4, 16 apart), so the shared-memory reads stay free of bank conflicts at every size. The copies
- * (cp.async, tiles 16 deep along N, STAGES of them in flight) are kernel 7's, spread over the block's threads;
- * B's are always 16 bytes, from B itself or, when K is not a multiple of 4, from a copy with padded rows.
- *
- * Split-K (LeetGPU's letters: the inner length is N). With few tiles of C and a long N, slice z of the grid
- * (blockIdx.z) multiplies tiles z * tps .. of N only and writes its partial product to slice z of a workspace;
- * a second kernel adds the slices in order z = 0, 1, ..., so the sum, like every other one here, is the same
- * on every run (float atomics into C would add in whatever order the blocks finish, and differ in the last bits).
+ * (cp.async, tiles 16 deep along K, STAGES of them in flight) are kernel 7's, spread over the block's threads;
+ * B's are always 16 bytes, from B itself or, when N is not a multiple of 4, from a copy with padded rows.
+ * Split-K: with few tiles of C and a long K, slice z of the grid (blockIdx.z) multiplies tiles z * tps .. of K
+ * only and writes its partial product to slice z of a workspace, and a second kernel adds the slices.
  */
-#define S8_BK 16 // depth of a tile along N, as kernel 7
+#define S8_BK 16 // depth of a tile along K, as kernel 7
 
 // what each configuration's template parameters imply
 template <int BM, int BN, int WM, int WN>
@@ -32,11 +30,7 @@ struct s8_shape {
   static_assert(BM % 32 == 0, "As rows of BM + 4 floats: 4 banks apart for every BM that is a multiple of 32");
 };
 
-__device__ __forceinline__ float f4_at(const float4 &v, int j) {
-  return j == 0 ? v.x : (j == 1 ? v.y : (j == 2 ? v.z : v.w));
-}
-
-// C (or slice blockIdx.z of the workspace, with split-K) = the tiles t0 .. t0 + tps - 1 of N of A B
+// C (or slice blockIdx.z of the workspace, with split-K) = the tiles t0 .. t0 + tps - 1 of K of A B
 // Before sm_80 the copies pass through registers (../common/cp_async.h), and the 4-stage 128 x 128 kernel would
 // spill at two blocks per SM: there it is built for one. (A Turing GPU never runs it, its 66.5 KB of shared memory
 // being more than a block may have there; a newer GPU running PTX built for 7.5 does.)
@@ -58,39 +52,39 @@ __global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, S8_MINB(BM,
   int r = (warp / S::WARPS_N) * WM + (lane / 4) * 4;
   int c = (warp % S::WARPS_N) * WN + (lane % 4) * 4;
   int t0 = blockIdx.z * tps;
-  int ntiles = min((N + S8_BK - 1) / S8_BK - t0, tps); // this slice's tiles (0 or fewer: the slice is empty)
+  int ntiles = min((K + S8_BK - 1) / S8_BK - t0, tps); // this slice's tiles (0 or fewer: the slice is empty)
 
-  // A's tile, BM x 16: rows am + A_ROWS j, columns an and an + 8, copied 4 bytes at a time and transposed
-  int am = tid / 8, an = tid % 8;
-  const float *a_src = A + (size_t)(row0 + am) * N + (size_t)t0 * S8_BK + an; // dereferenced only where in bounds
-  size_t a_step = (size_t)S::A_ROWS * N;
+  // A's tile, BM x 16: rows am + A_ROWS j, columns ak and ak + 8, copied 4 bytes at a time and transposed
+  int am = tid / 8, ak = tid % 8;
+  const float *a_src = A + (size_t)(row0 + am) * K + (size_t)t0 * S8_BK + ak; // dereferenced only where in bounds
+  size_t a_step = (size_t)S::A_ROWS * K;
   unsigned a_rows_in = 0; // bit j: row am + A_ROWS j is inside A
 #pragma unroll
   for (int j = 0; j < S::A_PASSES; j++) a_rows_in |= (unsigned)(row0 + am + S::A_ROWS * j < M) << j;
-  // B's tile, 16 x BN: rows bn + B_ROWS e, columns bk .. bk+3
-  int bn = tid / S::B_COLS4, bk = (tid % S::B_COLS4) * 4;
-  const float *b_src = B + (size_t)(t0 * S8_BK + bn) * ldb + col0 + bk; // B's rows are ldb floats apart
+  // B's tile, 16 x BN: rows bk + B_ROWS e, columns bn .. bn+3
+  int bk = tid / S::B_COLS4, bn = (tid % S::B_COLS4) * 4;
+  const float *b_src = B + (size_t)(t0 * S8_BK + bk) * ldb + col0 + bn; // B's rows are ldb floats apart
   size_t b_step = (size_t)S::B_ROWS * ldb;
-  float *a_dst = As + an * S::LDA + am, *b_dst = Bs + bn * BN + bk;
+  float *a_dst = As + ak * S::LDA + am, *b_dst = Bs + bk * BN + bn;
 
   auto issue = [&](int t) { // tile t of this slice into stage t % STAGES, as one group (empty past the last)
     if (t < ntiles) {
-      int n0 = (t0 + t) * S8_BK, stage = t % STAGES;
+      int k0 = (t0 + t) * S8_BK, stage = t % STAGES;
       const float *a = a_src + t * S8_BK;
 #pragma unroll
       for (int j = 0; j < S::A_PASSES; j++)
 #pragma unroll
         for (int h = 0; h < 2; h++) {
-          bool in = ((a_rows_in >> j) & 1u) && n0 + an + 8 * h < N;
+          bool in = ((a_rows_in >> j) & 1u) && k0 + ak + 8 * h < K;
           copy4_to_shared_or_zero(&a_dst[stage * S::AS + 8 * h * S::LDA + S::A_ROWS * j],
                                   in ? a + j * a_step + 8 * h : A, in);
         }
       const float *b = b_src + (size_t)t * S8_BK * ldb;
 #pragma unroll
       for (int e = 0; e < S::B_PASSES; e++) {
-        bool row_in = n0 + bn + S::B_ROWS * e < N;
+        bool row_in = k0 + bk + S::B_ROWS * e < K;
         float *dst = &b_dst[stage * S::BS + S::B_ROWS * e * BN];
-        bool in = row_in && col0 + bk < K; // ldb % 4 == 0: the 4 columns are all in the row, or all past K
+        bool in = row_in && col0 + bn < N; // ldb % 4 == 0: the 4 columns are all in the row, or all past N
         copy16_to_shared_or_zero(dst, in ? b + e * b_step : B, in);
       }
     }
@@ -145,7 +139,7 @@ __global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, S8_MINB(BM,
   cp_async_wait<0>();
 
   // C's rows (or, with split-K, slice z of the workspace's) are ldc floats apart. cvec: 16-byte stores of
-  // every column below ldc (ldc % 4 == 0: C itself, or the workspace's padded rows); else 4-byte stores below K
+  // every column below ldc (ldc % 4 == 0: C itself, or the workspace's padded rows); else 4-byte stores below N
   float *out = C + (size_t)blockIdx.z * M * ldc;
 #pragma unroll
   for (int i = 0; i < 4 * S::RG; i++) {
@@ -156,18 +150,20 @@ __global__ void __launch_bounds__(s8_shape<BM, BN, WM, WN>::THREADS, S8_MINB(BM,
       if (cvec)
         store4<true>(out, row, col0 + c + 16 * q, M, ldc, v);
       else
-        store4<false>(out, row, col0 + c + 16 * q, M, K, v);
+        store4<false>(out, row, col0 + c + 16 * q, M, N, v);
     }
   }
 }
 
-// split-K's second kernel: C = W[0] + W[1] + ... + W[split-1], each element added in that order. The slices
-// are M x ldw (ldw % 4 == 0: rows of 16 bytes); C is M x K, written 16 bytes at a time where cvec
-__global__ void sgemm_split_sum(const float *__restrict__ W, float *__restrict__ C, int M, int K, int ldw, int split,
+// split-K's second kernel: C = W[0] + W[1] + ... + W[split-1], each element added in that order, so the sum,
+// like every other one here, is the same on every run (float atomics into C would add in whatever order the
+// blocks finish, and differ in the last bits). The slices are M x ldw (ldw % 4 == 0: rows of 16 bytes); C is
+// M x N, written 16 bytes at a time where cvec
+__global__ void sgemm_split_sum(const float *__restrict__ W, float *__restrict__ C, int M, int N, int ldw, int split,
                                 bool cvec) {
   size_t slice = (size_t)M * ldw;
   for (int row = blockIdx.y; row < M; row += gridDim.y)
-    for (int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x); c < K; c += 4 * gridDim.x * blockDim.x) {
+    for (int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x); c < N; c += 4 * gridDim.x * blockDim.x) {
       const float *w = W + (size_t)row * ldw + c;
       float4 s = __ldcs(reinterpret_cast<const float4 *>(w));
       for (int z = 1; z < split; z++) {
@@ -175,58 +171,27 @@ __global__ void sgemm_split_sum(const float *__restrict__ W, float *__restrict__
         s.x += v.x, s.y += v.y, s.z += v.z, s.w += v.w;
       }
       if (cvec)
-        store4<true>(C, row, c, M, K, s);
+        store4<true>(C, row, c, M, N, s);
       else
-        store4<false>(C, row, c, M, K, s);
+        store4<false>(C, row, c, M, N, s);
     }
 }
 
-// B (N x K) into rows of ldb >= K floats (ldb % 4 == 0), zeros after column K: rows that start on 16-byte
+// B (K x N) into rows of ldb >= N floats (ldb % 4 == 0), zeros after column N: rows that start on 16-byte
 // boundaries. Each thread writes 16 bytes, from 4 floats read one at a time (B's rows are not aligned)
-__global__ void sgemm_pad_rows(const float *__restrict__ B, float *__restrict__ P, int N, int K, int ldb) {
-  for (int row = blockIdx.y; row < N; row += gridDim.y)
+__global__ void sgemm_pad_rows(const float *__restrict__ B, float *__restrict__ P, int K, int N, int ldb) {
+  for (int row = blockIdx.y; row < K; row += gridDim.y)
     for (int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x); c < ldb; c += 4 * gridDim.x * blockDim.x) {
-      const float *b = B + (size_t)row * K + c;
-      float4 v = make_float4(b[0], c + 1 < K ? b[1] : 0.0f, c + 2 < K ? b[2] : 0.0f, c + 3 < K ? b[3] : 0.0f);
-      *reinterpret_cast<float4 *>(P + (size_t)row * ldb + c) = v; // c < ldb and K > ldb - 4: b[0] is in B
+      const float *b = B + (size_t)row * N + c;
+      float4 v = make_float4(b[0], c + 1 < N ? b[1] : 0.0f, c + 2 < N ? b[2] : 0.0f, c + 3 < N ? b[3] : 0.0f);
+      *reinterpret_cast<float4 *>(P + (size_t)row * ldb + c) = v; // c < ldb and N > ldb - 4: b[0] is in B
     }
 }
-
-// ---- the configurations ------------------------------------------------------------------------------------
-typedef struct {
-  const char *name;    // "128x64": BM x BN
-  int bm, bn, threads; // block tile and threads
-  int minb;            // __launch_bounds__' blocks per SM (so the registers a thread may use)
-  double efficiency;   // the fraction of the FP32 lanes' peak its multiply-adds reach on a full SM
-} s8_config;
-
-#define S8_NCONFIGS 4
-static const s8_config s8_configs[S8_NCONFIGS] = {
-    {"128x128", 128, 128, 256, 2, 0.74}, // 2 x 4 warps of 64 x 32: 8 x 8 outputs per thread, 8 warps per block
-    {"128x64", 128, 64, 128, 3, 0.67},   // 2 x 2 warps of 64 x 32, 8 x 8 per thread
-    {"64x128", 64, 128, 128, 3, 0.67},   // 1 x 4 warps of 64 x 32, 8 x 8 per thread
-    {"64x64", 64, 64, 128, 4, 0.54},     // 2 x 2 warps of 32 x 32, 4 x 8 per thread: the small one
-};
 
 static constexpr int s8_smem_bytes(int bm, int bn, int stages) { return stages * S8_BK * (bm + 4 + bn) * 4; }
 
-// what the model needs to know of the GPU, all of it queried (or from the GPU profile in force)
-typedef struct {
-  int sms;
-  int stages[S8_NCONFIGS];   // 4, 2, or 0: the configuration does not fit this GPU's shared memory
-  int resident[S8_NCONFIGS]; // blocks of each configuration a SM holds at once
-  double flops_sm_us;        // a SM's FP32 peak: 128 lanes x 2 flops x its clock (flops per microsecond)
-  double bytes_us;           // memory bandwidth from its clock and bus width (bytes per microsecond)
-  double fill_us, launch_us; // a block's pipeline fill (a few memory latencies); a kernel launch
-  size_t work_max;           // the most workspace split-K may take (bytes)
-} s8_gpu;
-
-// the fraction of its configuration's rate a SM reaches with `warps` warps resident: too few warps cannot
-// hide each other's waits (shared-memory loads, barriers); fitted to kernel 8's plans timed on an H100: 4 warps
-// reach 77 %, 9 and more all of it (s8_estimate_us, sgemm/k8_model.cuh)
-static double s8_hiding(double warps) { return fmin(1.0, 0.58 + 0.047 * warps); }
-
-// what a plan runs: configuration, slices of N, stages of the pipeline
+// what a plan runs: configuration `config` (s8_configs[config] in sgemm/k8_plan.cuh, case `config` of
+// s8_dispatch below), `split` slices of K, and the stages of its pipeline
 typedef struct {
   int config, split, stages;
 } s8_plan;
@@ -248,8 +213,8 @@ static int s8_launch(const float *A, const float *B, float *out, int M, int N, i
     checkCudaErrors(cudaGetDevice(&dev));
     return occupancy_blocks_per_sm(sgemm_shapes<BM, BN, WM, WN, STAGES, MINB>, dev, threads, smem);
   }
-  int ntiles = (N + S8_BK - 1) / S8_BK, tps = (ntiles + split - 1) / split;
-  dim3 grid(ceil_div(K, BN), ceil_div(M, BM), split);
+  int ntiles = (K + S8_BK - 1) / S8_BK, tps = (ntiles + split - 1) / split;
+  dim3 grid(ceil_div(N, BN), ceil_div(M, BM), split);
   sgemm_shapes<BM, BN, WM, WN, STAGES, MINB><<<grid, threads, smem>>>(A, B, out, M, N, K, ldb, ldc, tps, cvec);
   getLastCudaError("sgemm_shapes execution failed");
   return 0;
@@ -269,4 +234,63 @@ static int s8_dispatch(const s8_plan *p, const float *A, const float *B, float *
   default:
     return s8_launch<64, 64, 32, 32, 4, 4>(A, B, out, M, N, K, ldb, ldc, p->split, cvec);
   }
+}
+
+// a grid of 256-thread blocks over rows x cols4 (4 floats per thread), at most 8 blocks per SM; rows beyond the
+// grid are taken by a loop (gridDim.y at most 65535)
+static dim3 s8_rows_grid(int cols4, int rows) {
+  static int most = 0; // 8 blocks per SM of this device, asked once
+  if (!most) {
+    int dev;
+    checkCudaErrors(cudaGetDevice(&dev));
+    most = 8 * device_limits(dev)->sms;
+  }
+  int bx = ceil_div(cols4, 256);
+  if (bx > most) bx = most;
+  int by = most / bx > 0 ? most / bx : 1;
+  return dim3(bx, rows < by ? rows : by);
+}
+
+// split-K's slices of C, and B with its rows padded to a multiple of 4 floats (sgemm.h: kept between calls)
+static sgemm_workspace s8_work, s8_bpad;
+static void s8_teardown(void) {
+  workspace_free(&s8_work);
+  workspace_free(&s8_bpad);
+}
+
+// runs a plan: one launch, or with split > 1 the slices into the workspace and the ordered sum into C. B's tiles
+// are copied 16 bytes at a time when its rows start on 16-byte boundaries (N a multiple of 4); else B is first
+// copied into rows padded to a multiple of 4 floats (sgemm_pad_rows: K N 8 bytes of traffic and a launch, far less
+// than 4-byte copies of B cost the product on the H100 measured: docs/notes/prac5.md, "SGEMM kernel 8: ...")
+static void s8_run_plan(const s8_plan *p, const float *A, const float *B, float *C, int M, int N, int K) {
+  int ldb = N;
+  if (!rows_aligned16(B, N)) {
+    ldb = (N + 3) / 4 * 4;
+    float *P = workspace_grow(&s8_bpad, (size_t)K * ldb * sizeof(float));
+    sgemm_pad_rows<<<s8_rows_grid(ldb / 4, K), 256>>>(B, P, K, N, ldb);
+    getLastCudaError("sgemm_pad_rows execution failed");
+    B = P;
+  }
+  bool cvec = rows_aligned16(C, N);
+  if (p->split == 1) {
+    s8_dispatch(p, A, B, C, M, N, K, ldb, N, cvec);
+    return;
+  }
+  // the slices' rows are ldb floats (N rounded up to a multiple of 4): 16-byte stores and loads throughout
+  float *W = workspace_grow(&s8_work, (size_t)p->split * M * ldb * sizeof(float));
+  s8_dispatch(p, A, B, W, M, N, K, ldb, ldb, true);
+  sgemm_split_sum<<<s8_rows_grid(ceil_div(N, 4), M), 256>>>(W, C, M, N, ldb, p->split, cvec);
+  getLastCudaError("sgemm_split_sum execution failed");
+}
+
+static s8_plan s8_plan_for(int M, int N, int K); // sgemm/k8_plan.cuh: -plan's plan, or the model's pick
+
+// kernel 8: the plan for this shape (the model picks it on the first call of a shape), run
+static void run_shapes(const float *A, const float *B, float *C, int M, int N, int K) {
+  s8_plan plan = s8_plan_for(M, N, K);
+  if (plan.config < 0) {
+    fprintf(stderr, "kernel 8: no configuration fits this GPU's shared memory\n");
+    exit(EXIT_FAILURE);
+  }
+  s8_run_plan(&plan, A, B, C, M, N, K);
 }

@@ -4,35 +4,35 @@
  * s = |A| |B| by a second cublasDgemm on their magnitudes; a kernel then compares C with C64 element by element
  * and counts what lies outside the bound. No host copy of C is needed, at 8192^3 or anywhere.
  *
- * The bound (LeetGPU's letters: C[m][k] = sum_n A[m][n] B[n][k], N terms, each product and sum in float,
- * u = 2^-24; s[m][k] = sum_n |A[m][n]| |B[n][k]|):
+ * The bound (BLAS's names, as every file of sgemm/: C[m][n] = sum_k A[m][k] B[k][n], K terms, each product and
+ * sum in float, u = 2^-24; s[m][n] = sum_k |A[m][k]| |B[k][n]|):
  *  - certain: in any order of additions (a thread's running sum, split-K's slices added afterwards, cuBLAS's own
- *    order) each term passes through at most N roundings, so |C - C*| <= gamma(N) s, gamma(N) = N u / (1 - N u)
+ *    order) each term passes through at most K roundings, so |C - C*| <= gamma(K) s, gamma(K) = K u / (1 - K u)
  *    (Higham, Accuracy and Stability of Numerical Algorithms, 3.1);
  *  - probable: if the rounding errors are independent random variables of mean zero, the model of Higham and
- *    Mary (SIAM J. Sci. Comput. 41, 2019, their inner-product theorem), then |C - C*| <= gammat(N) s with
- *    gammat(N) = exp(lambda sqrt(N) u + N u^2 / (1 - u)) - 1, about lambda sqrt(N) u, with probability at least
- *    1 - 2 N exp(-lambda^2 (1 - u)^2 / 2) for each element. With lambda = 10 that leaves at most 2 N e^-50, about
- *    4e-22 N, an element: summed over every element of the largest product the runner accepts (M N K under
+ *    Mary (SIAM J. Sci. Comput. 41, 2019, their inner-product theorem), then |C - C*| <= gammat(K) s with
+ *    gammat(K) = exp(lambda sqrt(K) u + K u^2 / (1 - u)) - 1, about lambda sqrt(K) u, with probability at least
+ *    1 - 2 K exp(-lambda^2 (1 - u)^2 / 2) for each element. With lambda = 10 that leaves at most 2 K e^-50, about
+ *    4e-22 K, an element: summed over every element of the largest product the runner accepts (M N K under
  *    2^46.5), under 4e-8 that a correct kernel fails.
- * The bound is the smaller of the two: gamma(N) up to N = lambda^2 = 100, where sqrt(N) is no smaller than N / 10
- * and the certain bound is the tighter (down to one rounding, u s, at N = 1), lambda sqrt(N) u beyond. C64 is
- * itself within gamma64(N) s of C* (a product of two floats is exact in double, u64 = 2^-53), and s64 within
- * gamma64(N) s of s, so every element must satisfy |C - C64| <= tau s64, tau = min(gamma(N), gammat(N)) +
- * 2 gamma64(N). On the runner's random inputs in [-1, 1) a correct kernel stays far inside it: the partial sums
- * cancel (they grow like sqrt(n), not n), so the error grows like N u, where the bound grows like lambda N^1.5 u / 4
- * (s is about N / 4). A wrong tile, one term of N missing, is off by |A[m][n] B[n][k]|, a quarter on average.
+ * The bound is the smaller of the two: gamma(K) up to K = lambda^2 = 100, where sqrt(K) is no smaller than K / 10
+ * and the certain bound is the tighter (down to one rounding, u s, at K = 1), lambda sqrt(K) u beyond. C64 is
+ * itself within gamma64(K) s of C* (a product of two floats is exact in double, u64 = 2^-53), and s64 within
+ * gamma64(K) s of s, so every element must satisfy |C - C64| <= tau s64, tau = min(gamma(K), gammat(K)) +
+ * 2 gamma64(K). On the runner's random inputs in [-1, 1) a correct kernel stays far inside it: the partial sums
+ * cancel (they grow like sqrt(k), not k), so the error grows like K u, where the bound grows like lambda K^1.5 u / 4
+ * (s is about K / 4). A wrong tile, one term of K missing, is off by |A[m][k] B[k][n]|, a quarter on average.
  */
 #include <math.h>
 
 #define SGEMM_LAMBDA 10.0           // lambda of the probable bound (above)
 #define U_FP64 (1.0 / 9007199254740992.0) // 2^-53
 
-// tau of the bound above: every element of C must satisfy |C - C64| <= tau s64
-static double sgemm_bound_factor(int N) {
-  double certain = gamma_k(N, U_FP32);
-  double probable = expm1(SGEMM_LAMBDA * sqrt((double)N) * U_FP32 + N * U_FP32 * U_FP32 / (1.0 - U_FP32));
-  return fmin(certain, probable) + 2.0 * gamma_k(N, U_FP64);
+// tau of the bound above, for K terms: every element of C must satisfy |C - C64| <= tau s64
+static double sgemm_bound_factor(int K) {
+  double certain = gamma_k(K, U_FP32);
+  double probable = expm1(SGEMM_LAMBDA * sqrt((double)K) * U_FP32 + K * U_FP32 * U_FP32 / (1.0 - U_FP32));
+  return fmin(certain, probable) + 2.0 * gamma_k(K, U_FP64);
 }
 
 // a comparison's result: one block's share on the device, their sum on the host
@@ -94,8 +94,8 @@ __global__ void __launch_bounds__(REF_THREADS)
 }
 
 typedef struct {
-  double *d_C64, *d_s64; // M x K each, row-major as C
-  double tau;            // the bound's factor for this N
+  double *d_C64, *d_s64; // M x N each, row-major as C
+  double tau;            // the bound's factor for this K
   ref_stats *d_part, *h_part;
   size_t n;              // elements of C
 } sgemm_reference;
@@ -103,9 +103,9 @@ typedef struct {
 // the device memory the reference needs at its peak (while it is made: A and B widened, C64 and s64), and
 // what it keeps afterwards (C64 and s64)
 static size_t reference_peak_bytes(int M, int N, int K) {
-  return ((size_t)M * N + (size_t)N * K + 2 * (size_t)M * K) * sizeof(double);
+  return ((size_t)M * K + (size_t)K * N + 2 * (size_t)M * N) * sizeof(double);
 }
-static size_t reference_kept_bytes(int M, int K) { return 2 * (size_t)M * K * sizeof(double); }
+static size_t reference_kept_bytes(int M, int N) { return 2 * (size_t)M * N * sizeof(double); }
 
 // 1 when this GPU stops a launch that runs too long (a display watchdog: cudaDevAttrKernelExecTimeout, about
 // 2 s under Windows and WSL 2) and the reference's cublasDgemm of this product does more than 2^36
@@ -123,11 +123,11 @@ static int ref_grid(size_t n) { return (int)(n / REF_THREADS + 1 < REF_BLOCKS ? 
 // C64 = A B and s64 = |A| |B| in double, by cublasDgemm on the ladder's handle (sgemm/k0_cublas.cuh: made once,
 // in CUBLAS_DEFAULT_MATH, so in FP64 proper, never an emulation), the same column-major call as run_cublas
 static void reference_setup(sgemm_reference *r, const float *d_A, const float *d_B, int M, int N, int K) {
-  size_t nA = (size_t)M * N, nB = (size_t)N * K;
+  size_t nA = (size_t)M * K, nB = (size_t)K * N;
   double *d_A64, *d_B64;
   const double one = 1.0, zero = 0.0;
-  r->n = (size_t)M * K;
-  r->tau = sgemm_bound_factor(N);
+  r->n = (size_t)M * N;
+  r->tau = sgemm_bound_factor(K);
   checkCudaErrors(cudaMalloc((void **)&d_A64, nA * sizeof(double)));
   checkCudaErrors(cudaMalloc((void **)&d_B64, nB * sizeof(double)));
   checkCudaErrors(cudaMalloc((void **)&r->d_C64, r->n * sizeof(double)));
@@ -140,15 +140,15 @@ static void reference_setup(sgemm_reference *r, const float *d_A, const float *d
     getLastCudaError("sgemm_widen execution failed");
     sgemm_widen<<<ref_grid(nB), REF_THREADS>>>(d_B, d_B64, nB, magnitude);
     getLastCudaError("sgemm_widen execution failed");
-    // C^T (K x M, ld K) = B^T (K x N, ld K) * A^T (N x M, ld N). One call for the whole product, though at
+    // C^T (N x M, ld N) = B^T (N x K, ld N) * A^T (K x M, ld K). One call for the whole product, though at
     // 8192^3 it is M N K = 2^39 FP64 multiply-adds in what is usually one launch: seconds on a GPU whose FP64
     // rate is 1/32 or 1/64 of its FP32 rate (a T4, an RTX 30), past the 2 s a Windows display watchdog allows
     // a launch (docs/troubleshooting.md#windows-watchdog). It is not cut into panels of columns of C^T because
     // cuBLAS chooses its kernel, and whether to split the inner length (split-K, which changes the order of
     // each dot product's additions), from the shape it is given: a panel's C64 could differ in its last bits
     // from the whole call's, and no documented rule says it will not.
-    checkCudaErrors(cublasDgemm(sgemm_cublas_handle, CUBLAS_OP_N, CUBLAS_OP_N, K, M, N, &one, d_B64, K, d_A64, N,
-                                &zero, magnitude ? r->d_s64 : r->d_C64, K));
+    checkCudaErrors(cublasDgemm(sgemm_cublas_handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, d_B64, N, d_A64, K,
+                                &zero, magnitude ? r->d_s64 : r->d_C64, N));
   }
   checkCudaErrors(cudaFree(d_A64)); // after the second product (cudaFree waits for the GPU)
   checkCudaErrors(cudaFree(d_B64));
