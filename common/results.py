@@ -10,7 +10,7 @@ BENCH_LOG holds every bench run's full output (run_checks.sh with LOG=...), each
 "=== bench prac1/vector_add -bench (exit 0)". <gpu> is h100, h200 or a slug of the GPU's name (gpu_key).
 The page has a table a practical and a kind of row, one row a measurement (prog, n and the keys that say what
 was run) and columns a GPU (its ms and ratios); where matplotlib is installed, one figure a practical,
-docs/results_pracN.png: each ladder's kernels in order, one bar a GPU. RESULTS=FILE: that page, with the
+docs/results_pracN.png: each ladder's kernels in order, one bar per GPU. RESULTS=FILE: that page, with the
 CSVs and figures in its folder, instead of docs/results.md (the tests use it).
 """
 import csv
@@ -187,16 +187,18 @@ def ladder_points(data, prac):
             else "% of the copy (a read-only kernel: of a read-only stream) of the same bytes, same run")
     out = []
     for name, n, rows in ladders:
-        progs, vals = [], {}  # a bar group a kernel: its prog, or its kernel= where that is a name
+        progs, vals = [], {}  # a bar group per kernel: its prog, or its kernel= where that is a name
         for g in data:
-            first = {}
+            best = {}  # a kernel benched at several settings (laplace3d_tb at T = 2, 3, 4): its best row
             for r in rows[g]:
                 kern = r.get("kernel", "")
                 kern = r["prog"] if kern.isdigit() or not kern else kern
-                if r.get("n") == n and kern not in first:
-                    first[kern] = r
-                    progs += [kern] if kern not in progs else []
-            vals[g] = first
+                if r.get("n") != n:
+                    continue
+                if kern not in best or (value(r) or 0) > (value(best[kern]) or 0):
+                    best[kern] = r
+                progs += [kern] if kern not in progs else []
+            vals[g] = best
         vals = {g: [value(vals[g][p]) if p in vals[g] else None for p in progs] for g in data}
         if any(v is not None for g in vals for v in vals[g]):
             pre = os.path.commonprefix(progs) if len(progs) > 1 else ""
@@ -294,7 +296,7 @@ def page(data, old, tail):
         out.append("## Practical %s\n" % p)
         png = "results_prac%s.png" % p
         if plt is not None and plot(plt, data, p, os.path.join(DOCS, png), "Practical %s: %s" % (p, title)):
-            out.append("![practical %s: each ladder's kernels, one bar a GPU](%s)\n" % (p, png))
+            out.append("![practical %s: each ladder's kernels, one bar per GPU](%s)\n" % (p, png))
         for t in tables(data, p):
             out.append(t + "\n")
     k = kept(old, "<!-- kept by make bench -->", "<!-- /kept -->")
