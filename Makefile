@@ -17,7 +17,7 @@ PROFILES := t4 rtx3060 rtx4060 a100 l4
 ARCH_SMS := 75 80 86 89
 
 .PHONY: all $(PRACS) exercises check bench sanitize profile test doctor doccheck clean help check-arch \
-        check-profiles defaults results diagrams
+        check-profiles defaults results diagrams tune
 
 all: $(PRACS)
 $(PRACS):
@@ -65,6 +65,11 @@ profile: all
 test:
 	@common/run_tests.sh $(PRACS)
 
+# this GPU's tuned table, tuned/<gpu>.txt (practical 10): each program's configs at each size class
+tune:
+	@$(MAKE) --no-print-directory -C prac3 laplace3d_tb
+	@$(MAKE) --no-print-directory -C prac10 tables
+
 doctor:
 	@common/doctor.sh
 
@@ -89,6 +94,7 @@ help:
 	@echo "make test         CPU tests, build checks, bad-input runs, -help texts and make check (what CI runs)"
 	@echo "make bench        timed runs against the copy and the libraries; writes docs/results_<gpu>.csv and docs/results.md"
 	@echo "make results      docs/results.md (and its figures, with matplotlib) again from every docs/results_<gpu>.csv"
+	@echo "make tune         this GPU's tuned table, tuned/<gpu>.txt (prac10's tune over each program and size class)"
 	@echo "make sanitize     the sanitize runs under compute-sanitizer (memcheck, initcheck, racecheck, synccheck)"
 	@echo "make check-arch SMS=75   a clean PTX-only build for compute capability 7.5, then make check on this GPU"
 	@echo "make check-profiles      make check under each GPU profile ($(PROFILES)); PROFILE=t4 for one"

@@ -33,11 +33,13 @@
 #define _POSIX_C_SOURCE 200809L
 #define COURSE_STEPS "practical 10, workbook steps 1 to 4 (course steps 1 to 6: Flamingo's auto-tuner, rebuilt in C)"
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -72,6 +74,8 @@ static void print_settings(const tune_conf *c) {
     }
     printf("\n");
   }
+  if (c->table_program[0])
+    printf("\nTable: %s, one line per value of %s: %s\n", c->table_program, c->table_size, c->table_settings);
   printf("\ncompile:\n%s\n\ntest:\n%s\n\nclean:\n%s\n\n", c->compile[0] ? c->compile : "(none)", c->test,
          c->clean[0] ? c->clean : "(none)");
   if (c->score_kind == SCORE_BENCH)
@@ -130,7 +134,8 @@ static int check_failed(const char *config, const char *fmt, ...) {
 }
 
 /* the course's closing lines, then the re-timing of the best; the exit code */
-static int finish(tune_session *S, tune_search *s, int rounds, int top, const char *config, int strict, double goal) {
+static int finish(tune_session *S, tune_search *s, int rounds, int top, const char *config, int strict, double goal,
+                  int *chosen) {
   const tune_conf *c = S->c;
   char text[8192];
   double wall = tune_now_s() - S->t0;
@@ -169,13 +174,17 @@ static int finish(tune_session *S, tune_search *s, int rounds, int top, const ch
       printf("RESULT: FAIL (every configuration re-timed was dropped)\n");
       return 1;
     }
+    memcpy(chosen, best[pick], sizeof(int) * TUNE_MAX_VARS);
+  } else {
+    memcpy(chosen, s->best, sizeof(int) * TUNE_MAX_VARS);
   }
   printf("RESULT: PASS\n");
   return 0;
 }
 
 int main(int argc, char **argv) {
-  const char *strategy_word = "exhaustive", *replay_path = "", *config = NULL, *profile = "";
+  const char *strategy_word = "exhaustive", *replay_path = "", *config = NULL, *profile = "", *size_word = "",
+             *table_dir = "";
   long long samples = 0, budget = 0;
   int seed = 1, rounds = 5, top = 3, fresh = 0, verbose = 0, trials = 1, strict = 0;
   double within = 2, goal = 0;
@@ -194,6 +203,8 @@ int main(int argc, char **argv) {
       {"within", ARG_DOUBLE, &within, 0, 100, "replay: the target, within this many % of the log's best"},
       {"strict", ARG_FLAG, &strict, 0, 1, "FAIL if a configuration the restrictions allow does not run"},
       {"goal", ARG_DOUBLE, &goal, 0, 1e15, "FAIL unless the best is within 2 % of this score (a known best)"},
+      {"size", ARG_WORD, &size_word, 0, 0, "with a [table]: one value of its size variable, tuned alone"},
+      {"table", ARG_WORD, &table_dir, 0, 0, "with a [table] and -size: write the best to DIR/<this GPU>.txt"},
       {"profile", ARG_WORD, &profile, 0, 0,
        "a GPU profile (t4, rtx3060 ...): WORKBOOK_GPU_PROFILE for tune's DEVICE_ limits and every command it runs"},
   };
@@ -235,6 +246,41 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (rc) args_fail("%s", msg);
+  // -size: one size class of the [table]'s size variable, with a log of its own
+  if (size_word[0]) {
+    int v = c->table_size[0] ? tune_find_var(c, c->table_size, strlen(c->table_size)) : -1, k = 0;
+    if (v < 0) args_fail("-size=%s: the config has no [table] section naming its size variable", size_word);
+    while (k < c->nvals[v] && strcmp(c->val[v][k], size_word)) k++;
+    if (k == c->nvals[v]) args_fail("-size=%s is not one of %s's values in the config", size_word, c->name[v]);
+    c->val[v][0] = c->val[v][k], c->ival[v][0] = c->ival[v][k], c->isint[v][0] = c->isint[v][k];
+    c->nvals[v] = 1;
+    if (tune_check_rules(c, msg, sizeof(msg))) args_fail("%s: %s", config, msg);
+    char *dot = strrchr(c->log, '.'), base[512], ext[64] = "";
+    snprintf(base, sizeof(base), "%.*s", (int)(dot && !strchr(dot, '/') ? dot - c->log : (long)strlen(c->log)), c->log);
+    if (dot && !strchr(dot, '/')) snprintf(ext, sizeof(ext), "%s", dot);
+    snprintf(c->log, sizeof(c->log), "%.400s_%s%s%.60s", base, c->table_size, size_word, ext);
+  }
+  // -table: the GPU that runs the tests names the table, so there must be one, and no profile in between
+  char gpu[256] = "";
+  if (table_dir[0]) {
+    if (!c->table_program[0]) args_fail("-table=%s: the config has no [table] section", table_dir);
+    if (c->nvals[tune_find_var(c, c->table_size, strlen(c->table_size))] > 1)
+      args_fail("-table needs -size=: one size class at a time");
+    if (profile[0] || getenv("WORKBOOK_GPU_PROFILE"))
+      args_fail("-table: a table is measured on the GPU itself, not a profile");
+    if (tune_device_gpu_name(gpu, sizeof(gpu))) {
+      printf("RESULT: SKIP (-table: there is no GPU here to measure and name the table after)\n");
+      return 2;
+    }
+    if (mkdir(table_dir, 0777) != 0 && errno != EEXIST) args_fail("-table=%s: cannot make the folder", table_dir);
+    if (table_dir[0] != '/') { /* named from here; tune works in the config's folder */
+      char cwd[1024], abs[1024];
+      if (!getcwd(cwd, sizeof(cwd))) args_fail("cannot read the current folder");
+      snprintf(abs, sizeof(abs), "%.500s/%.500s", cwd, table_dir);
+      table_dir = strdup(abs);
+      if (!table_dir) args_fail("out of memory");
+    }
+  }
   if (replay_path[0]) { /* the log as named from here: replay runs no command */
     rc = tune_replay_report(c, replay_path, strategy, budget, samples, seed, trials, within / 100);
     tune_conf_free(c);
@@ -267,7 +313,21 @@ int main(int argc, char **argv) {
   if (tune_search_init(&s, c, tune_session_eval, &S, budget, (unsigned long long)seed)) args_fail("out of memory");
   tune_search_run(&s, strategy, samples);
   if (S.tty) printf("\r\033[K");
-  rc = finish(&S, &s, rounds, top, config, strict, goal);
+  int chosen[TUNE_MAX_VARS] = {0};
+  rc = finish(&S, &s, rounds, top, config, strict, goal, chosen);
+  if (rc == 0 && table_dir[0]) { /* the chosen configuration's line in this GPU's table */
+    char settings[TUNE_CMD_LEN], key[128], path[2048];
+    int v = tune_find_var(c, c->table_size, strlen(c->table_size));
+    tune_subst(c, c->table_settings, chosen, 0, settings, sizeof(settings));
+    tune_table_key(gpu, key, sizeof(key));
+    snprintf(path, sizeof(path), "%s/%s.txt", table_dir, key);
+    if (tune_table_write(path, gpu, c->table_program, c->val[v][chosen[v]], settings, msg, sizeof(msg))) {
+      printf("RESULT: FAIL (%s)\n", msg);
+      rc = 1;
+    } else {
+      printf("Table: %s %s: %s, in %s\n", c->table_program, c->val[v][chosen[v]], settings, path);
+    }
+  }
   tune_search_free(&s);
   tune_session_free(&S);
   tune_conf_free(c);

@@ -70,7 +70,9 @@ typedef struct {
   char *arena;                                   /* the values' text */
   int device_known;                              /* a restriction names a DEVICE_ limit, and here they are: */
   long long device[TUNE_DEVICE_LIMITS];
-  char device_name[160]; /* the GPU (or profile) they are of */
+  char device_name[160];                  /* the GPU (or profile) they are of */
+  char table_program[64], table_size[64]; /* [table]: the program, the variable that is its size class */
+  char table_settings[TUNE_CMD_LEN];      /* ... and its flags, with %NAME% (common/tuned.h reads them) */
 } tune_conf;
 
 /* tune_tree.c */
@@ -85,7 +87,7 @@ void tune_unlinear(const tune_conf *c, long long lin, int *idx);
 void tune_describe(const tune_conf *c, const int *idx, char *buf, size_t len); /* "A = 1, B = 2" */
 
 /* tune_ini.c */
-enum { S_VARIABLES, S_VALUES, S_TESTING, S_SCORING, S_OUTPUT, S_RESTRICTIONS, S_COUNT };
+enum { S_VARIABLES, S_VALUES, S_TESTING, S_SCORING, S_OUTPUT, S_RESTRICTIONS, S_TABLE, S_COUNT };
 extern const char *const tune_sections[S_COUNT];
 typedef struct {
   int section, line;
@@ -164,7 +166,13 @@ int tune_log_write(FILE *f, const tune_conf *c, const tune_row *row); /* one row
 int tune_log_read(const char *path, const tune_conf *c, tune_row_fn fn, void *ctx, tune_log_info *info, char *msg,
                   size_t len); /* 0; 1: no log yet (no file, or an empty one); -1: msg */
 
+/* tune_table.c: a tuned table (tuned/<gpu>.txt), one line per program and size class */
+int tune_table_write(const char *path, const char *gpu_name, const char *program, const char *size,
+                     const char *settings, char *msg, size_t len); /* 0, or -1 with msg */
+void tune_table_key(const char *gpu_name, char *key, size_t len);  /* h100, h200, or a slug: as tuned.h */
+
 /* tune_device.c */
+int tune_device_gpu_name(char *name, size_t len);            /* GPU 0's name from the driver; -1 when there is none */
 int tune_device_index(const char *name, size_t n);           /* DEVICE_SMS -> its index; -1 if none */
 const char *tune_device_list(void);                          /* the names, for a message */
 const char *tune_device_name(int i);                         /* name i, 0 <= i < TUNE_DEVICE_LIMITS */

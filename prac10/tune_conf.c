@@ -179,6 +179,18 @@ static int apply(tune_conf *c, scoring *sc, const tune_ini_entry *en, char *m, s
     return apply_testing(c, k, v, m, len);
   case S_SCORING:
     return apply_scoring(c, sc, k, v, m, len);
+  case S_TABLE: { /* the program's line in a tuned table: program = NAME, size = VARIABLE, settings = -a=%A% ... */
+    char *dst = !strcmp(k, "program")    ? c->table_program
+                : !strcmp(k, "size")     ? c->table_size
+                : !strcmp(k, "settings") ? c->table_settings
+                                         : NULL;
+    if (!dst) return tune_fail(m, len, "[table] has no setting '%s' (program, size, settings)", k);
+    size_t cap = dst == c->table_settings ? sizeof(c->table_settings) : sizeof(c->table_program);
+    if (!v[0] || strlen(v) >= cap) return tune_fail(m, len, "[table] %s = 1 to %zu characters", k, cap - 1);
+    strcpy(dst, v);
+    if (dst == c->table_settings) check_names(c, "[table] settings", v);
+    return 0;
+  }
   default: /* S_OUTPUT */
     if (!strcmp(k, "log")) {
       if (strlen(v) >= sizeof(c->log) || !v[0]) return tune_fail(m, len, "log = a file name of 1 to 511 characters");
@@ -222,6 +234,12 @@ static int check_whole(tune_conf *c, const scoring *sc, const char *file, char *
               "optimal = %s scores the wall time of the whole test command: process start, CUDA set-up and copies "
               "are in every score (optimal = min_bench reads the program's own ms)",
               optimals[o]);
+  if (c->table_program[0] || c->table_size[0] || c->table_settings[0]) { /* [table]: all three, a real size */
+    if (!c->table_program[0] || !c->table_size[0] || !c->table_settings[0])
+      return tune_fail(msg, len, "%s: [table] needs program, size and settings", file);
+    if (tune_find_var(c, c->table_size, strlen(c->table_size)) < 0)
+      return tune_fail(msg, len, "%s: [table] size = %s is not a variable", file, c->table_size);
+  }
   for (int v = 0; v < c->nvars; v++) { /* a variable no command uses: every value runs the same program */
     char ref[80];
     snprintf(ref, sizeof(ref), "%%%s%%", c->name[v]);

@@ -75,6 +75,20 @@ static int real_limits(gpu_limits *g, char *why, size_t len) {
   return 0;
 }
 
+/* GPU 0's name, from the driver (libcuda, loaded with dlopen): a tuned table is named after the GPU that ran its
+ * tests. -1 where there is no driver or no GPU. */
+int tune_device_gpu_name(char *name, size_t len) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return -1;
+  int (*init)(unsigned) = NULL, (*get)(int *, int) = NULL, (*getname)(char *, int, int) = NULL;
+  *(void **)&init = dlsym(lib, "cuInit");
+  *(void **)&get = dlsym(lib, "cuDeviceGet");
+  *(void **)&getname = dlsym(lib, "cuDeviceGetName");
+  int dev = 0;
+  if (!init || !get || !getname || init(0) != 0 || get(&dev, 0) != 0 || getname(name, (int)len, dev) != 0) return -1;
+  return 0;
+}
+
 int tune_device_limits(tune_conf *c, char *why, size_t len) {
   const gpu_limits *profile;
   gpu_limits real, g;

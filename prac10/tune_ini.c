@@ -16,7 +16,7 @@
 
 #include "tune.h"
 
-const char *const tune_sections[S_COUNT] = {"variables", "values", "testing", "scoring", "output", "restrictions"};
+const char *const tune_sections[S_COUNT] = {"variables", "values", "testing", "scoring", "output", "restrictions", "table"};
 
 int tune_fail(char *msg, size_t len, const char *fmt, ...) {
   va_list ap;

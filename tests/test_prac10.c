@@ -182,7 +182,8 @@ TEST(config_ini_reading) {
 }
 
 TEST(config_scoring_forms) {
-  const char *head = "[variables]\nvariables = {A}\n[values]\nA = 1, 2\n[testing]\ntest = ./x -a=%A%\n[output]\nlog = l.csv\n";
+  const char *head =
+      "[variables]\nvariables = {A}\n[values]\nA = 1, 2\n[testing]\ntest = ./x -a=%A%\n[output]\nlog = l.csv\n";
   char text[1024];
   snprintf(text, sizeof(text), "%s[scoring]\n", head);
   CHECK(parse(text) == 0 && conf.score_kind == SCORE_BENCH && !strcmp(conf.bench_key, "ms") && !conf.maximise);
@@ -769,6 +770,46 @@ TEST(restrictions_on_the_device) {
   CHECK(parse_tree("{BX, BY}", values, "BX * BY <= 1024") == 0 && !conf.device_known); /* not asked for */
 }
 
+/* [table] and the tuned table's line (tune_table.c): the section read and checked; a new file gets its header,
+ * a program's line for a size is replaced in place, other lines kept */
+TEST(tuned_table_lines) {
+  const char *values = "SIZE = 384, 512\nT = 2, 3\n";
+  char text[2048];
+  snprintf(text, sizeof(text),
+           "[variables]\nvariables = {SIZE, T}\n[values]\n%s[testing]\ntest = ./x -n=%%SIZE%% -T=%%T%%\n[scoring]\n"
+           "[output]\nlog = x.csv\n[table]\nprogram = laplace3d_tb\nsize = SIZE\nsettings = -T=%%T%%\n",
+           values);
+  CHECK(parse(text) == 0 && !strcmp(conf.table_program, "laplace3d_tb") && !strcmp(conf.table_size, "SIZE"));
+  CHECK(!strcmp(conf.table_settings, "-T=%T%") && conf.nwarnings == 0);
+  snprintf(text, sizeof(text),
+           "[variables]\nvariables = {SIZE, T}\n[values]\n%s[testing]\ntest = ./x -n=%%SIZE%% -T=%%T%%\n[scoring]\n"
+           "[output]\nlog = x.csv\n[table]\nprogram = p\nsize = N\nsettings = -T=%%T%%\n",
+           values);
+  CHECK(parse(text) == -1 && strstr(msg, "size = N is not a variable"));
+  snprintf(text, sizeof(text),
+           "[variables]\nvariables = {SIZE, T}\n[values]\n%s[testing]\ntest = ./x -n=%%SIZE%% -T=%%T%%\n[scoring]\n"
+           "[output]\nlog = x.csv\n[table]\nprogram = p\n",
+           values);
+  CHECK(parse(text) == -1 && strstr(msg, "needs program, size and settings"));
+  const char *path = "/tmp/test_prac10_table.txt";
+  remove(path);
+  CHECK(tune_table_write(path, "NVIDIA H100 80GB HBM3", "laplace3d_tb", "512", "-T=3 -by=32", msg, sizeof(msg)) == 0);
+  CHECK(tune_table_write(path, "NVIDIA H100 80GB HBM3", "laplace3d_tb", "1024", "-T=4 -by=64", msg, sizeof(msg)) == 0);
+  CHECK(tune_table_write(path, "NVIDIA H100 80GB HBM3", "laplace3d_tb", "512", "-T=2 -by=16", msg, sizeof(msg)) == 0);
+  FILE *f = fopen(path, "r");
+  char all[1024] = "";
+  size_t n = f ? fread(all, 1, sizeof(all) - 1, f) : 0;
+  all[n] = '\0';
+  if (f) fclose(f);
+  CHECK(strstr(all, "# test_prac10_table.txt -- NVIDIA H100 80GB HBM3") == all);
+  CHECK(strstr(all, "laplace3d_tb 512: -T=2 -by=16\nlaplace3d_tb 1024: -T=4 -by=64\n") != NULL);
+  CHECK(strstr(all, "-T=3") == NULL);
+  char key[64];
+  tune_table_key("NVIDIA H100 80GB HBM3", key, sizeof(key));
+  CHECK(!strcmp(key, "h100"));
+  remove(path);
+}
+
 int main(void) {
   RUN(config_laplace3d);
   RUN(config_hello_8_tests);
@@ -780,6 +821,7 @@ int main(void) {
   RUN(config_compile_needs_id);
   RUN(expressions);
   RUN(restrictions_on_the_device);
+  RUN(tuned_table_lines);
   RUN(scores_from_output);
   RUN(verdicts_and_bad_scores);
   RUN(processes_and_substitution);
