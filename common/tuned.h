@@ -13,10 +13,11 @@
  * prints one line, either
  *   settings: tuned for NVIDIA H100 80GB HBM3 at size 512 (tuned/h100.txt)
  *   settings: untuned defaults for this GPU (make tune writes them)
- * and where there is no table, what it runs is its defaults (or the rule it derives from the GPU's limits).
+ * and where there is no table, what it runs is its defaults (or the rule it derives from the GPU's limits). A line
+ * is one configuration, tuned together: where the command line gives any of its flags, none of it is used.
  *
- * Plain C, header only (tests/test_common.c checks it with gcc); TUNED_DIR, the folder of the tables, is set by
- * common/prac.mk to the repository's tuned/ so that a program finds it from any directory.
+ * Plain C, header only (tests/test_common.c checks it with gcc). TUNED_DIR, the folder of the tables, is ../tuned:
+ * from the practical's folder, where its programs run (make check, the handouts), the repository's tuned/.
  */
 #ifndef TUNED_H
 #define TUNED_H
@@ -88,7 +89,7 @@ static inline int tuned_read(const char *path, const char *prog, double size, tu
     double cls = strtod(p + plen, &end);
     if (end == p + plen || *end != ':' || !(cls > 0)) {
       fclose(f);
-      snprintf(msg, len, "%s:%d: '%s SIZE: flags' expected", path, no, prog);
+      snprintf(msg, len, "%.150s:%d: '%.40s SIZE: flags' expected", path, no, prog);
       return -1;
     }
     double d = fabs(log(cls) - log(size > 0 ? size : 1));
@@ -107,14 +108,29 @@ static inline int tuned_read(const char *path, const char *prog, double size, tu
   return 0;
 }
 
-/* Each -name=value (or -flag) of settings that the command line does not give, set through the program's own
- * option table, so checked as a typed flag is. The settings are copied once and kept for the program's life: an
- * ARG_WORD option points into its text, as into argv. 0, or -1 with msg naming the setting that is not an option
- * of this program or is out of its range. */
+/* Every -name=value (or -flag) of settings, set through the program's own option table, so checked as a typed
+ * flag is; but none of them when the command line gives any: a line is one configuration, tuned together, and
+ * part of it beside part of yours is neither (then 1, with the first such flag's name in msg). The settings are
+ * copied once and kept for the program's life: an ARG_WORD option points into its text, as into argv. 0 applied;
+ * -1 with msg naming a setting that is not an option of this program or is out of its range. */
 static inline int tuned_apply_settings(const char *settings, int argc, char **argv, const arg_spec *specs, int nspecs,
                                        char *msg, size_t len) {
   char *copy = strdup(settings); /* not freed: the options may point into it */
   if (!copy) return snprintf(msg, len, "out of memory"), -1;
+  for (const char *p = copy; *p;) { /* is any of them typed? then none is used */
+    p += strspn(p, " \t");
+    size_t n = strcspn(p, "= \t");
+    if (p[0] == '-' && n > 1) {
+      char name[64];
+      snprintf(name, sizeof(name), "%.*s", (int)(n - 1), p + 1);
+      if (args_given(argc, argv, name)) {
+        snprintf(msg, len, "-%s", name);
+        free(copy);
+        return 1;
+      }
+    }
+    p += strcspn(p, " \t");
+  }
   for (char *save = NULL, *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
     if (tok[0] != '-' || tok[1] == '\0') return snprintf(msg, len, "the setting %s is not -name=value", tok), -1;
     char *name = tok + 1, *eq = strchr(name, '=');
@@ -122,7 +138,6 @@ static inline int tuned_apply_settings(const char *settings, int argc, char **ar
     int s = 0;
     while (s < nspecs && !(strlen(specs[s].name) == n && strncmp(specs[s].name, name, n) == 0)) s++;
     if (s == nspecs) return snprintf(msg, len, "the setting %s is not an option of this program", tok), -1;
-    if (args_given(argc, argv, specs[s].name)) continue; /* the user's flag wins */
     if (eq) *eq = '\0';
     int rc = args_set(&specs[s], tok, eq ? eq + 1 : NULL, msg, len);
     if (eq) *eq = '=';
@@ -140,17 +155,21 @@ static inline int tuned_settings(const char *gpu_name, const char *prog, double 
   tuned_gpu_key(gpu_name, key, sizeof(key));
   snprintf(path, sizeof(path), "%s/%s.txt", TUNED_DIR, key);
   tuned_pick pick;
-  if (tuned_read(path, prog, size, &pick, msg, sizeof(msg)) ||
-      (pick.found && tuned_apply_settings(pick.settings, argc, argv, specs, nspecs, msg, sizeof(msg)))) {
+  int rc = tuned_read(path, prog, size, &pick, msg, sizeof(msg));
+  if (rc == 0 && pick.found) rc = tuned_apply_settings(pick.settings, argc, argv, specs, nspecs, msg, sizeof(msg));
+  if (rc < 0) {
     printf("RESULT: FAIL (bad input: tuned table %s: %s)\n", path, msg);
     exit(1);
   }
   const char *file = strrchr(path, '/');
-  if (pick.found)
-    printf("settings: tuned for %s at size %g (tuned/%s)\n", gpu_name, pick.size, file ? file + 1 : path);
+  file = file ? file + 1 : path;
+  if (pick.found && rc == 0)
+    printf("settings: tuned for %s at size %g (tuned/%s)\n", gpu_name, pick.size, file);
+  else if (pick.found)
+    printf("settings: as typed (tuned/%s's line for size %g not used: it sets %s too)\n", file, pick.size, msg);
   else
     printf("settings: untuned defaults for this GPU (make tune writes them)\n");
-  return pick.found;
+  return pick.found && rc == 0;
 }
 
 #endif /* TUNED_H */

@@ -36,6 +36,7 @@
 #include "grid3d.h"
 #include "helper_cuda.h"
 #include "timing.h"
+#include "tuned.h"
 
 #include "laplace3d_pad.h" // row_pitch, and the copies of padded rows (step 6)
 #include "prac3_gold.h"
@@ -101,6 +102,12 @@ int main(int argc, char **argv) {
   int pitch = row_pitch(NX, S->padded); // trick 3: every row starts on a 128-byte boundary
 
   int dev = findCudaDevice(argc, argv);
+  if (S->table) { // practical 10's table for this GPU and size (its cube root), unless the user typed its flags
+    cudaDeviceProp prop;
+    checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
+    if (tuned_settings(prop.name, S->table, cbrt((double)NX * NY * NZ), argc, argv, opts, ARG_COUNT(opts)))
+      S->check_args(&blk); // the table's configuration, checked as typed flags are
+  }
   stencil_launch a = {NX, NY, NZ, pitch, blk.kchunk, blk.T, blk.by, 0, dim3(), dim3(), 0, 0, NULL, NULL};
   S->prepare(&a, &blk, dev);
   size_t npoints = (size_t)NX * NY * NZ;
@@ -189,7 +196,7 @@ int main(int argc, char **argv) {
   return gold_verdict(&st, "u");
 }
 
-#else // laplace3d_ladder: every kernel on one grid, each checked, then one table
+#else                        // laplace3d_ladder: every kernel on one grid, each checked, then one table
 #include "stencil/steps.cuh" // the steps in the order of the table, as ladder.h calls them
 
 int main(int argc, char **argv) {
@@ -250,9 +257,10 @@ int main(int argc, char **argv) {
              NX, NY, NZ, moved * 1e-6, ref.copy_GBps, ref.peak_GBps);
     snprintf(size, sizeof(size), "%dx%dx%d", NX, NY, NZ);
     static const int effective[NSTEPS] = {0, 0, 0, 0, 1}; // step 4: T sweeps per pass, counted as T sweeps' bytes
-    ladder L = {NSTEPS, names, NULL, 14, &c, ladder_check, ladder_run, ladder_recheck, 3, reps, NULL, // calls
-                header, "copy", moved, 0.0, &ref, 8,  // table: GB/s, x copy
-                "3", size, ladder_keys, effective};  // BENCH lines
+    ladder L = {NSTEPS,     names,          NULL,        14,       &c,   ladder_check,
+                ladder_run, ladder_recheck, 3,           reps,     NULL,    // calls
+                header,     "copy",         moved,       0.0,      &ref, 8, // table: GB/s, x copy
+                "3",        size,           ladder_keys, effective};        // BENCH lines
     c.h_in = (float *)malloc(bytes), c.h_tmp = (float *)malloc(bytes);
     if (!c.h_in || !c.h_tmp) return result_fail("out of host memory for the timed runs' check");
     double ms[NSTEPS];

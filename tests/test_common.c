@@ -468,8 +468,10 @@ TEST(tuned_tables) {
                       {"pinned", ARG_FLAG, &pinned, 0, 1, ""}};
   char a0[] = "prog", a1[] = "-by=16";
   char *argv[] = {a0, a1};
-  CHECK(tuned_apply_settings("-T=2 -by=32 -kchunk=64", 2, argv, specs, 5, msg, sizeof(msg)) == 0);
-  CHECK(T == 2 && by == 48 && kchunk == 64); /* -by typed: the table's left alone (parsing argv sets it) */
+  CHECK(tuned_apply_settings("-T=2 -by=32 -kchunk=64", 2, argv, specs, 5, msg, sizeof(msg)) == 1);
+  CHECK(T == 3 && by == 48 && kchunk == 128 && !strcmp(msg, "-by")); /* -by typed: none of the line is used */
+  CHECK(tuned_apply_settings("-T=2 -kchunk=64", 2, argv, specs, 5, msg, sizeof(msg)) == 0);
+  CHECK(T == 2 && by == 48 && kchunk == 64); /* a line that sets no typed flag: all of it */
   CHECK(tuned_apply_settings("-method=warp -pinned", 1, argv, specs, 5, msg, sizeof(msg)) == 0);
   CHECK(!strcmp(method, "warp") && pinned == 1);
   CHECK(tuned_apply_settings("-T=9", 1, argv, specs, 5, msg, sizeof(msg)) == -1 && strstr(msg, "out of range"));

@@ -9,9 +9,9 @@
 #include <stdio.h>
 
 #include "args.h"
+#include "stencil/stencil.h"
 #include "sweep.h"
 #include "timing.h"
-#include "stencil/stencil.h"
 
 static void launch_laplace3d_fast(void *p) {
   stencil_launch *a = (stencil_launch *)p;
@@ -56,8 +56,8 @@ static void fast_prepare(stencil_launch *a, const stencil_block *b, int dev) {
   printf("GPU_laplace3d_fast: %d rows per thread, %d registers, blocks of at most %d threads\n", ROWS, attr.numRegs,
          attr.maxThreadsPerBlock);
   if (b->bx * b->by > attr.maxThreadsPerBlock)
-    args_fail("a %dx%d block: at %d registers per thread the kernel launches at most %d threads per block", b->bx, b->by,
-              attr.numRegs, attr.maxThreadsPerBlock);
+    args_fail("a %dx%d block: at %d registers per thread the kernel launches at most %d threads per block", b->bx,
+              b->by, attr.numRegs, attr.maxThreadsPerBlock);
   a->maxthreads = attr.maxThreadsPerBlock;
 }
 
@@ -110,6 +110,7 @@ static const stencil_step s3_fast = {1,
                                      fast_sweep,
                                      fast_configure,
                                      fast_iterate,
-                                     fast_bench};
+                                     fast_bench,
+                                     NULL};
 
 #endif /* STENCIL_S3_FAST_HOST_CUH */

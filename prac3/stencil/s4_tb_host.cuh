@@ -10,9 +10,9 @@
 
 #include "args.h"
 #include "helper_cuda.h"
+#include "stencil/stencil.h"
 #include "sweep.h"
 #include "timing.h"
-#include "stencil/stencil.h"
 
 // shared memory for T sweeps per pass: two buffers (this step's and last step's) of strip ends for each level 0..T-1
 static size_t tb_shared_bytes(int T, int by) {
@@ -24,8 +24,8 @@ static size_t tb_shared_bytes(int T, int by) {
 // that many threads can have (65536 per SM over the threads), so that ptxas would spill: T = 7 and 8 at 64
 // columns (512 threads, 128 registers each) and T = 8 at 48 (384 threads, 168)
 typedef void (*tb_kernel)(int, int, int, int, const float *, float *);
-#define TB_KERNELS_1_6(BY)                                                                                           \
-  GPU_laplace3d_tb<1, BY>, GPU_laplace3d_tb<2, BY>, GPU_laplace3d_tb<3, BY>, GPU_laplace3d_tb<4, BY>,                \
+#define TB_KERNELS_1_6(BY)                                                                            \
+  GPU_laplace3d_tb<1, BY>, GPU_laplace3d_tb<2, BY>, GPU_laplace3d_tb<3, BY>, GPU_laplace3d_tb<4, BY>, \
       GPU_laplace3d_tb<5, BY>, GPU_laplace3d_tb<6, BY>
 static const tb_kernel tb_kernels[4][TB_MAX_SWEEPS] = {
     {TB_KERNELS_1_6(16), GPU_laplace3d_tb<7, 16>, NULL},
@@ -49,10 +49,10 @@ static void set_pass(stencil_launch *a, int T, int by, int kchunk) {
 // the shapes -sweep tries at a->T sweeps per pass: s.y the block's columns in j, s.z the k chunk
 static int tb_sweep_block(void *p, block_shape s) {
   stencil_launch *a = (stencil_launch *)p;
-  if (s.y <= 2 * a->T) return 0;                 // no output tile
-  if (!tb_kernel_for(a->T, s.y)) return 0;       // too many registers for the block's threads
+  if (s.y <= 2 * a->T) return 0;                       // no output tile
+  if (!tb_kernel_for(a->T, s.y)) return 0;             // too many registers for the block's threads
   if (tb_shared_bytes(a->T, s.y) > a->optin) return 0; // more shared memory than this GPU gives a block
-  if (s.z > a->NZ && s.z != a->kchunk) return 0; // a chunk longer than the grid is the same as the grid
+  if (s.z > a->NZ && s.z != a->kchunk) return 0;       // a chunk longer than the grid is the same as the grid
   set_pass(a, a->T, s.y, s.z);
   return 1;
 }
@@ -78,7 +78,8 @@ static void tb_check_args(const stencil_block *b) {
               TB_BLOCK_X, by, T);
   if (!tb_kernel_for(T, by))
     args_fail("a %dx%d block with -T=%d: %d levels need more registers than a block of %d threads can have; use "
-              "-by=%s", TB_BLOCK_X, by, T, T, TB_BLOCK_X * by / TB_ROWS, T == 7 ? "48 or less" : "32");
+              "-by=%s",
+              TB_BLOCK_X, by, T, T, TB_BLOCK_X * by / TB_ROWS, T == 7 ? "48 or less" : "32");
 }
 
 static void tb_prepare(stencil_launch *a, const stencil_block *b, int dev) {
@@ -88,7 +89,8 @@ static void tb_prepare(stencil_launch *a, const stencil_block *b, int dev) {
   int optin = device_limits(dev)->smem_block_optin;
   if (tb_shared_bytes(T, by) > (size_t)optin)
     device_limit_exceeded("a %dx%d block with -T=%d needs %zu bytes of shared memory; this GPU gives a block at "
-                          "most %d", TB_BLOCK_X, by, T, tb_shared_bytes(T, by), optin);
+                          "most %d",
+                          TB_BLOCK_X, by, T, tb_shared_bytes(T, by), optin);
   for (int t = 1; t <= TB_MAX_SWEEPS; t++)
     for (int y = 16; y <= 64; y += 16) {
       size_t most = tb_shared_bytes(t, y);
@@ -157,8 +159,8 @@ static void tb_bench(stencil_launch *a, const stencil_block *b, const char *size
          ms, T, sweep_ms, GBps, 100.0 * GBps / ref->copy_GBps, ref->copy_GBps);
   printf("laplace3d_tb at -T=1: %.4f ms a sweep; -T=%d is %.2fx faster a sweep\n", ms1, T, ms1 / sweep_ms);
   char extra[128];
-  snprintf(extra, sizeof(extra), "T=%d block=%dx%d kchunk=%d ms_pass=%.4f ms_T1=%.4f x_T1=%.2f", T,
-           TB_BLOCK_X, by, kchunk, ms, ms1, ms1 / sweep_ms);
+  snprintf(extra, sizeof(extra), "T=%d block=%dx%d kchunk=%d ms_pass=%.4f ms_T1=%.4f x_T1=%.2f", T, TB_BLOCK_X, by,
+           kchunk, ms, ms1, ms1 / sweep_ms);
   // effective: a pass reads and writes the grid once for T sweeps, so "moved" a sweep is what one sweep at a time
   // would move, not what this one does; the rate goes in its own columns (timing.h)
   print_bench_effective("3", "laplace3d_tb", size, reps, sweep_ms, moved, ref, extra);
@@ -174,6 +176,7 @@ static const stencil_step s4_tb = {0,
                                    tb_sweep,
                                    tb_configure,
                                    tb_iterate,
-                                   tb_bench};
+                                   tb_bench,
+                                   "laplace3d_tb"};
 
 #endif /* STENCIL_S4_TB_HOST_CUH */

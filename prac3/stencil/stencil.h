@@ -38,6 +38,7 @@ typedef struct {
   void (*iterate)(stencil_launch *a, const stencil_block *b, int REPEAT, float **d_u1, float **d_u2);
   void (*bench)(stencil_launch *a, const stencil_block *b, const char *size, double moved, const bench_ref *ref,
                 int reps); // -bench (and -sweep): the timing of one launch, its BENCH line
+  const char *table;       // its name in practical 10's tuned tables (tuned/<gpu>.txt, common/tuned.h); NULL: none
 } stencil_step;
 
 #endif /* STENCIL_STENCIL_H */
