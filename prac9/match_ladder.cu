@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed of -gen's text and -nwords's words"},
       {"kernel", ARG_INT, &kernel, -1, NSTEPS - 1, "the kernel: 0 read only, 1 the course's, 2-5 the ladder; -1 all"},
       {"bench", ARG_FLAG, &bench, 0, 1, "the table of every kernel, the CPU and grep; BENCH lines"},
-      {"reps", ARG_INT, &reps, 1, 1000, "timed runs for -bench and -sweep, their median used"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed runs of each kernel, their median used (every mode)"},
       {"sweep", ARG_FLAG, &sweep, 0, 1, "kernels 3-5 for 1, 2, 4, ... 4096 words (-nwords's words)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));

@@ -23,7 +23,8 @@ __device__ void match_block(const unsigned *__restrict__ text, size_t nints, siz
   //     s_text[i + 1];
   //   - the count loop: after a __syncthreads(), each thread counts its words in the windows of the block's
   //     positions: window k of int i (s_text, or s_shift[k - 1]) is position base + 4i + k, counted if < end.
-  //   Every thread must take every turn of this loop: a barrier that some threads skip hangs the block.
+  //   Every thread must take every turn of this loop: a barrier that some threads skip is undefined (a hang or
+  //   wrong counts; compute-sanitizer --tool synccheck names it).
   // TODO(step 1): the block's store: out[w] = the count of word w, for each word this thread owns.
   (void)text, (void)nints, (void)first, (void)end, (void)words, (void)nwords, (void)out;
 }

@@ -7,7 +7,8 @@
  * same instructions). Its form is "hash and displace": a first hash puts each word in a bucket (4 words on
  * average), and each bucket has a displacement d, chosen on the host, biggest buckets first, such that
  * slot = second hash ^ d is a free slot for every word of the bucket:
- *   bucket = (x * HASH_MUL0) >> shift0;  slot = ((x * HASH_MUL1) >> shift1) ^ s_disp[bucket]
+ *   bucket = (x * HASH_MUL0) >> shift0;  slot = ((x * hp.mul1) >> shift1) ^ s_disp[bucket]
+ * (mul1: the first multiplier, of a list of 64, with which the host's build succeeds).
  * A slot with no word holds a word whose own slot is another, so no window that reaches it can equal it. A match
  * adds 1 to its slot's count in shared memory (an atomic: several lanes may find the same common word); the
  * block adds its counts to the global per-slot counts once, and match_gather copies each word's count out (equal
