@@ -99,7 +99,7 @@ static inline int args_set(const arg_spec *spec, const char *arg, const char *va
   case ARG_INT:
   case ARG_LONG:
     if (val == NULL) {
-      snprintf(msg, len, "%s needs a value: -%s=N", arg, spec->name);
+      snprintf(msg, len, "%s needs a value: -%s=INT", arg, spec->name);
       return ARGS_BAD;
     }
     parsed = args_parse_ll(val, &iv);
@@ -122,7 +122,7 @@ static inline int args_set(const arg_spec *spec, const char *arg, const char *va
     return ARGS_OK;
   case ARG_DOUBLE:
     if (val == NULL) {
-      snprintf(msg, len, "%s needs a value: -%s=X", arg, spec->name);
+      snprintf(msg, len, "%s needs a value: -%s=NUM", arg, spec->name);
       return ARGS_BAD;
     }
     if (!args_parse_double(val, &dv)) {
@@ -217,6 +217,8 @@ static inline int args_given(int argc, char **argv, const char *name) {
   return 0;
 }
 
+/* -help's table. The placeholder names the value's kind (INT, NUM, WORD), never a letter that could be an
+ * option's own name (-N=N read as "set N to N"); a word option whose default is NULL says so. */
 static inline void args_usage(const char *prog, const arg_spec *specs, int nspecs) {
   printf("usage: %s [options]\n", prog);
 #ifdef COURSE_STEPS
@@ -226,23 +228,28 @@ static inline void args_usage(const char *prog, const arg_spec *specs, int nspec
     const arg_spec *o = &specs[s];
     switch (o->type) {
     case ARG_INT:
-      printf("  -%s=N\t%s (default %d, %.0f to %.0f)\n", o->name, o->help, *(int *)o->value, o->min, o->max);
+      printf("  -%s=INT\t%s (default %d, %.0f to %.0f)\n", o->name, o->help, *(int *)o->value, o->min, o->max);
       break;
     case ARG_LONG:
-      printf("  -%s=N\t%s (default %lld, %.0f to %.0f)\n", o->name, o->help, *(long long *)o->value, o->min, o->max);
+      printf("  -%s=INT\t%s (default %lld, %.0f to %.0f)\n", o->name, o->help, *(long long *)o->value, o->min, o->max);
       break;
     case ARG_DOUBLE:
-      printf("  -%s=X\t%s (default %g, %g to %g)\n", o->name, o->help, *(double *)o->value, o->min, o->max);
+      printf("  -%s=NUM\t%s (default %g, %g to %g)\n", o->name, o->help, *(double *)o->value, o->min, o->max);
       break;
     case ARG_FLAG:
       printf("  -%s\t%s\n", o->name, o->help);
       break;
-    case ARG_WORD:
-      printf("  -%s=WORD\t%s (default %s)\n", o->name, o->help, *(const char *const *)o->value);
+    case ARG_WORD: {
+      const char *word = *(const char *const *)o->value;
+      if (word != NULL)
+        printf("  -%s=WORD\t%s (default %s)\n", o->name, o->help, word);
+      else
+        printf("  -%s=WORD\t%s (no default)\n", o->name, o->help);
       break;
     }
+    }
   }
-  printf("  -device=N\tGPU to use (default 0)\n");
+  printf("  -device=INT\tGPU to use (default 0)\n");
 }
 
 /* What programs call: bad input -> one line and exit 1, -help -> usage and exit 0. */

@@ -253,7 +253,7 @@ int main(int argc, char **argv) {
       s8_plan pl = s8_forced.config >= 0 ? s8_forced : s8_pick(M, N, K, NULL);
       char plan[64];
       s8_describe(&pl, plan, sizeof(plan));
-      printf("kernel 8 %s %s for %d x %d x %d (%d SMs; %d blocks of it a SM at once)\n",
+      printf("kernel 8 %s %s for %d x %d x %d (%d SMs; %d blocks of it per SM at once)\n",
              s8_forced.config >= 0 ? "runs -plan's" : "picked", plan, M, N, K, s8_gpu_get()->sms,
              s8_gpu_get()->resident[pl.config]);
     }

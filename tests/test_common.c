@@ -226,24 +226,32 @@ TEST(args_help) {
 TEST(args_usage_course_steps) {
   /* -help's first lines: usage, then the COURSE_STEPS this file defines, then the options */
   int n = 7;
-  arg_spec o[] = {{"n", ARG_INT, &n, 1, 100, "a size"}};
-  char lines[3][160] = {"", "", ""};
+  double x = 0.5;
+  const char *plan = NULL;
+  arg_spec o[] = {{"n", ARG_INT, &n, 1, 100, "a size"},
+                  {"x", ARG_DOUBLE, &x, 0, 1, "a fraction"},
+                  {"plan", ARG_WORD, &plan, 0, 0, "a plan"}};
+  char lines[6][160] = {"", "", "", "", "", ""};
   FILE *out = tmpfile();
   CHECK(out != NULL);
   if (out == NULL) return;
   fflush(stdout);
   FILE *saved = stdout;
   stdout = out;
-  args_usage("./prog", o, 1);
+  args_usage("./prog", o, ARG_COUNT(o));
   fflush(stdout);
   stdout = saved;
   rewind(out);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 6; i++)
     if (fgets(lines[i], sizeof(lines[i]), out) == NULL) break;
   fclose(out);
   CHECK(strcmp(lines[0], "usage: ./prog [options]\n") == 0);
   CHECK(strcmp(lines[1], COURSE_STEPS "\n") == 0);
-  CHECK(strncmp(lines[2], "  -n=N\ta size (default 7", 24) == 0);
+  /* the placeholder names the kind of value, never a letter that could be an option's name (-N=N) */
+  CHECK(strcmp(lines[2], "  -n=INT\ta size (default 7, 1 to 100)\n") == 0);
+  CHECK(strcmp(lines[3], "  -x=NUM\ta fraction (default 0.5, 0 to 1)\n") == 0);
+  CHECK(strcmp(lines[4], "  -plan=WORD\ta plan (no default)\n") == 0); /* not "(default (null))" */
+  CHECK(strcmp(lines[5], "  -device=INT\tGPU to use (default 0)\n") == 0);
 }
 
 TEST(args_words) {

@@ -40,7 +40,7 @@ __global__ void __launch_bounds__(R3_THREADS) sgemm_reg_block(const float *__res
     // in registers rather than local memory):
     //   - into a register b, the one value of B's tile that all R3_TM of the thread's outputs need at this
     //     k (which row and column of Bs?). One shared load, used R3_TM times
-    //   - into acc[r], for each r < R3_TM, the product of b with the value of A's tile at this k in the
+    //   - add to acc[r], for each r < R3_TM, the product of b with the value of A's tile at this k in the
     //     thread's r-th row (which row of As is that?): the outer product of R3_TM values of A and 1 of B
     //     (kernel 4 makes it 8 x 8). Count the shared loads per multiply-add, against kernel 2's 2
     __syncthreads(); // everyone is done with the tiles before the next t overwrites them

@@ -6,7 +6,7 @@
  *  (a) 8 x 16 outputs per thread (a warp owns 64 x 64 of C, the block 128 x 256): 128 multiply-adds for every
  *      six 16-byte shared loads, where kernels 5-6 have 64 for four. 128 accumulators need most of the 255
  *      registers a thread may have, so one block of 256 threads runs on an SM: 8 warps, 2 per scheduler, each
- *      with 128 independent multiply-adds a k-step (one index of the inner length, K) to hide the others' latency.
+ *      with 128 independent multiply-adds per k-step (one index of the inner length, K) to hide the others' latency.
  *  (b) the tiles are copied by cp.async (sm_80 on; ../common/cp_async.h): global memory goes into shared
  *      memory while the threads compute, without passing through registers, and what lies outside the
  *      matrices is filled with zeros. S7_STAGES = 4 stages of shared memory: the tile being multiplied and 3
