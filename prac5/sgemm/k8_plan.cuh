@@ -26,14 +26,14 @@ static const s8_config s8_configs[S8_NCONFIGS] = {
 typedef struct {
   int sms;
   int stages[S8_NCONFIGS];   // 4, 2, or 0: the configuration does not fit this GPU's shared memory
-  int resident[S8_NCONFIGS]; // blocks of each configuration a SM holds at once
-  double flops_sm_us;        // a SM's FP32 peak: 128 lanes x 2 flops x its clock (flops per microsecond)
+  int resident[S8_NCONFIGS]; // blocks of each configuration an SM holds at once
+  double flops_sm_us;        // an SM's FP32 peak: 128 lanes x 2 flops x its clock (flops per microsecond)
   double bytes_us;           // memory bandwidth from its clock and bus width (bytes per microsecond)
   double fill_us, launch_us; // a block's pipeline fill (a few memory latencies); a kernel launch
   size_t work_max;           // the most workspace split-K may take (bytes)
 } s8_gpu;
 
-// the fraction of its configuration's rate a SM reaches with `warps` warps resident: too few warps cannot
+// the fraction of its configuration's rate an SM reaches with `warps` warps resident: too few warps cannot
 // hide each other's waits (shared-memory loads, barriers); fitted to kernel 8's plans timed on an H100: 4 warps
 // reach 77 %, 9 and more all of it (s8_estimate_us, sgemm/k8_model.cuh)
 static double s8_hiding(double warps) { return fmin(1.0, 0.58 + 0.047 * warps); }
@@ -46,7 +46,7 @@ static int s8_stages(int c, const gpu_limits *g) {
   return 0;
 }
 
-// blocks of configuration c a SM holds at once on this GPU (s8_launch with M = 0 asks the occupancy API)
+// blocks of configuration c an SM holds at once on this GPU (s8_launch with M = 0 asks the occupancy API)
 static int s8_blocks_per_sm(int c, int stages) {
   s8_plan p = {c, 1, stages};
   return s8_dispatch(&p, NULL, NULL, NULL, 0, 0, 0, 0, 0, true);

@@ -196,7 +196,7 @@ typedef struct {
   int config, split, stages;
 } s8_plan;
 
-// launches one instance (or, with M = 0, launches nothing and says how many blocks of it a SM holds at once:
+// launches one instance (or, with M = 0, launches nothing and says how many blocks of it an SM holds at once:
 // the runtime's occupancy, lowered to a GPU profile's by occupancy_blocks_per_sm, helper_cuda.h)
 template <int BM, int BN, int WM, int WN, int STAGES, int MINB>
 static int s8_launch(const float *A, const float *B, float *out, int M, int N, int K, int ldb, int ldc, int split,
