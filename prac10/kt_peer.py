@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kt_peer.py -- the peer of tune (docs/prac10.md, step 5): Kernel Tuner, the field's standard auto-tuner, tuning
+"""kt_peer.py -- the peer of tune (docs/prac10.md; not yet one of its steps): Kernel Tuner, the field's standard auto-tuner, tuning
 prac3's GPU_laplace3d_tb<T, BY> over the space of examples/laplace3d_tb.conf at 512^3, through its Python API
 (kernel_tuner.tune_kernel) with CuPy as its backend: exhaustively (brute_force), then with two of its strategies.
 
@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 USAGE = ("usage: python3 kt_peer.py [-small] [-budget=N] [-strategies=A,B] [-seed=N]   (-small: 64^3; -budget: "
          "max_fevals of each strategy but brute_force, 50 (-small: 10); -strategies: random_sample,"
          "genetic_algorithm; -seed: their random choices, 1)")
-STEPS = "practical 10, workbook step 5 (beyond the course): Kernel Tuner as the peer of tune"
+STEPS = "practical 10, beyond the workbook steps so far (beyond the course): Kernel Tuner as the peer of tune"
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "prac3", "stencil", "s4_tb.cuh")
 HOST_INCLUDES = ('#include "helper_cuda.h"', '#include "stencil/s4_tb_host.cuh"')  # left out for NVRTC

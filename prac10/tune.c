@@ -154,6 +154,12 @@ static int finish(tune_session *S, tune_search *s, int rounds, int top, const ch
     printf("RESULT: FAIL (cannot write the log %s: the search stopped)\n", S->logpath);
     return 1;
   }
+  if (!s->found && S->dropped && S->retried == S->dropped) { /* every run SKIPped or ran out of time: the machine */
+    printf("RESULT: SKIP (no configuration could run here: every one was dropped for a SKIP or the time limit, the "
+           "first %s)\n",
+           S->first_drop);
+    return 2;
+  }
   if (strict && S->dropped)
     return check_failed(config, "-strict: %lld configuration%s that the restrictions allow did not run, the first %s",
                         S->dropped, S->dropped > 1 ? "s" : "", S->first_drop);

@@ -14,7 +14,9 @@
  *   tune_retime.c  the best few timed again, interleaved, and the noise rule
  *   tune_replay.c  replay: a strategy over a complete log instead of over programs
  *   tune_session.c a live run: the log as the cache, each configuration run and logged, the progress line
- * Plain C11 with POSIX processes: no CUDA. tune.c's header comment says what the tool teaches.
+ *   tune_table.c   a tuned table's line (tuned/<gpu>.txt), which common/tuned.h reads in the programs
+ * Plain C11 with POSIX processes, the CUDA libraries loaded with dlopen only where a GPU's limits or name is asked.
+ * tune.c's header comment says what the tool teaches.
  */
 #ifndef TUNE_H
 #define TUNE_H
@@ -258,7 +260,7 @@ typedef struct {
   char logpath[2048]; /* as the user names it: from where tune was started */
   tune_row **cache;   /* by linear index: the log's row of each configuration, NULL where it holds none */
   tune_log_info info;
-  long long ncached, next_id, planned, ran, from_log, dropped;
+  long long ncached, next_id, planned, ran, from_log, dropped, retried; /* retried: dropped for a SKIP or time */
   int verbose, tty, have_best, log_failed;
   double t0, run_seconds, best_cost, best_score;
   long long best_id;

@@ -150,7 +150,10 @@ int tune_replay_report(const tune_conf *c, const char *path, int strategy, long 
   else
     printf("never within the target (the tree's independence does not hold here)\n");
   tune_defaults(c, strategy, &budget, &samples);
-  printf("Strategy: %s, budget %lld evaluations", tune_strategy_name(strategy), budget);
+  if (budget > 0)
+    printf("Strategy: %s, budget %lld evaluations", tune_strategy_name(strategy), budget);
+  else
+    printf("Strategy: %s, no budget", tune_strategy_name(strategy));
   if (strategy == STRATEGY_RANDOM) printf(", %lld samples", samples);
   printf(", seeds %d to %d\n", seed, seed + trials - 1);
   double *e = malloc(sizeof(double) * (size_t)trials), *t = malloc(sizeof(double) * (size_t)trials);

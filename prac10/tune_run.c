@@ -130,8 +130,17 @@ int tune_score_output(const tune_conf *c, const tune_proc *p, double *score, cha
   else
     snprintf(what, sizeof(what), "exit code %d", p->status);
   int skip = strncmp(s.bad_result, "RESULT: SKIP", 12) == 0;
+  char said[208] = ""; /* no RESULT line: what the command last wrote to stderr says why (sh: ...: not found) */
+  if (!result[0] && p->err) {
+    rewind(p->err);
+    char *e = NULL;
+    size_t ecap = 0;
+    while (tune_next_line(p->err, &e, &ecap))
+      if (e[strspn(e, " \t")]) snprintf(said, sizeof(said), "%.200s", e);
+    free(e);
+  }
   if (p->signal || p->status) {
-    drop(why, len, what, result);
+    drop(why, len, what, result[0] ? result : said);
     return skip ? TUNE_RETRY : -1;
   }
   if (s.bad_result[0]) { /* FAIL or SKIP: dropped, whatever the verdict rule */

@@ -98,6 +98,7 @@ tune_eval tune_session_eval(void *ctx, const int *idx) {
     }
   } else {
     printf("Test %lld: %s: dropped: %s%s\n", row.id, desc, row.r.why, from);
+    S->retried += row.r.retry;
     if (!S->dropped) { /* the configuration, and the reason inside the program's own verdict where it has one */
       const char *why = strstr(row.r.why, "RESULT: FAIL (");
       why = why ? why + 14 : row.r.why;
