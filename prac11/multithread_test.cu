@@ -1,0 +1,178 @@
+/*
+ * multithread_test.cu -- practical 11, step 1 (the course's steps 7-8): 8 OpenMP host threads, each launching one
+ * kernel on its default stream; no stream is created. One source, built twice, as the course's Makefile does:
+ *   multithread_legacy      nvcc's default: every host thread's default stream is the one legacy stream, shared,
+ *                           so the 8 kernels queue on it and run one after another.
+ *   multithread_per_thread  --default-stream per-thread: each host thread has a default stream of its own, so the
+ *                           8 kernels are in 8 streams and run at once.
+ * The course's design (its stream_test's kernel, after Mark Harris's CUDA 7 streams example): 8 arrays of
+ * N = 1<<20 floats, a `#pragma omp parallel for` over 8 iterations, each printing its OpenMP thread's number and
+ * launching one kernel of one 64-thread block; the time printed as the course prints it. Then the workbook's
+ * lines, as stream_test's: each array against the CPU gold (prac11_gold.c), and the concurrency measured (an event
+ * pair around each kernel on the stream it ran in), "N of 8 kernels overlapped", and the kernels' own times summed
+ * against the time elapsed. multithread_legacy must find no overlap at all: its one stream forbids it.
+ * Try -threads=1 to 32 (as many host threads as iterations, as the course has it) and -n= in both builds.
+ *   nvcc -O3 -arch=native -I../common -Xcompiler -fopenmp multithread_test.cu prac11_gold.c -o multithread_legacy
+ *   nvcc ... --default-stream per-thread (the same line) ... -o multithread_per_thread
+ */
+#define COURSE_STEPS "practical 11, workbook step 1 (course steps 7-8)"
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "timing.h"
+
+#include "prac11_gold.h"
+
+// nvcc defines CUDA_API_PER_THREAD_DEFAULT_STREAM for --default-stream per-thread: then stream 0 (a launch with
+// no stream, an event recorded with no stream) means cudaStreamPerThread, the calling host thread's own stream,
+// else cudaStreamLegacy, one stream for the whole program
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define DEFAULT_STREAM                                                                      \
+  "per-thread (--default-stream per-thread): each host thread's own, so each kernel has a " \
+  "stream to itself"
+#else
+#define DEFAULT_STREAM                                                                       \
+  "legacy (nvcc's default): one stream, which every host thread's kernel joins in turn: no " \
+  "two may overlap"
+#endif
+
+// the course's kernel: a grid-stride loop (one block of 64 threads here: 16384 elements per thread at N = 1<<20).
+// 3.14159 is a double, so pow and sqrt are FP64 work; the result is rounded to float as it is stored
+__global__ void kernel(float *x, int n) {
+  int tid = threadIdx.x + blockIdx.x * blockDim.x;
+  for (int i = tid; i < n; i += blockDim.x * gridDim.x) x[i] = sqrt(pow(3.14159, i));
+}
+
+int main(int argc, char **argv) {
+  int n = 1 << 20, num_threads = 8;
+  arg_spec opts[] = {
+      {"n", ARG_INT, &n, 1, PRAC11_N_MAX, "floats per thread's array: each kernel's work (the course's N = 1<<20)"},
+      {"threads", ARG_INT, &num_threads, 1, PRAC11_K_MAX,
+       "OpenMP host threads, one kernel of one 64-thread block each"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  findCudaDevice(argc, argv);
+  size_t bytes = sizeof(float) * (size_t)n;
+  device_memory_check(num_threads * bytes, "the threads' arrays",
+                      args_given(argc, argv, "n") || args_given(argc, argv, "threads"));
+
+  // the workbook's events, made before the course's timer starts: an event pair around each kernel
+  cudaEvent_t start, stop, k_begin[PRAC11_K_MAX], k_end[PRAC11_K_MAX];
+  for (int i = 0; i < num_threads; i++) {
+    checkCudaErrors(cudaEventCreate(&k_begin[i]));
+    checkCudaErrors(cudaEventCreate(&k_end[i]));
+  }
+  int thread_of[PRAC11_K_MAX]; // which OpenMP thread ran each iteration
+
+  // initialise CUDA timing, and start the timer before the allocations, as the course does
+  float milli;
+  checkCudaErrors(cudaEventCreate(&start));
+  checkCudaErrors(cudaEventCreate(&stop));
+  checkCudaErrors(cudaEventRecord(start));
+
+  // step 7: as many OpenMP threads as iterations, an array each
+  omp_set_num_threads(num_threads);
+  float *data[PRAC11_K_MAX];
+  for (int i = 0; i < num_threads; i++) checkCudaErrors(cudaMalloc((void **)&data[i], bytes));
+
+#pragma omp parallel for
+  for (int i = 0; i < num_threads; i++) {
+    printf(" thread ID = %d \n", omp_get_thread_num());
+    thread_of[i] = omp_get_thread_num();
+    // The workbook's: the array poisoned (0xff bytes: a NaN, which no value of the kernel's is), and an event pair
+    // around the kernel, all on the stream the kernel uses: stream 0, this thread's default stream, its own in the
+    // per-thread build and the one shared legacy stream in the other. There the threads' work interleaves: without
+    // the critical section, thread A's begin, thread B's begin, kernel A, kernel B, A's end, B's end could queue in
+    // that order, and A's pair would hold both kernels: two intervals overlapping although the kernels ran one
+    // after the other. The critical section keeps each thread's poison, begin, kernel and end together in the
+    // queue. It holds the threads back only while they queue work (microseconds): the per-thread build's kernels
+    // still run at once on the GPU.
+#pragma omp critical(prac11_launch)
+    {
+      checkCudaErrors(cudaMemsetAsync(data[i], 0xff, bytes, 0));
+      checkCudaErrors(cudaEventRecord(k_begin[i], 0));
+      // launch one worker kernel per thread, on its default stream (step 8)
+      kernel<<<1, 64>>>(data[i], n);
+      getLastCudaError("kernel execution failed");
+      checkCudaErrors(cudaEventRecord(k_end[i], 0));
+    }
+  }
+
+  // wait for completion of all kernels (every thread's stream), stop the timer and report the time: the course's line
+  checkCudaErrors(cudaDeviceSynchronize());
+  checkCudaErrors(cudaEventRecord(stop));
+  checkCudaErrors(cudaEventSynchronize(stop));
+  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
+  printf("execution time (ms): %f \n", milli);
+  int nthreads_ran = 0; // distinct OpenMP threads that launched (OMP_THREAD_LIMIT, say, can lower it)
+  for (int t = 0; t < num_threads; t++)
+    for (int i = 0; i < num_threads; i++)
+      if (thread_of[i] == t) {
+        nthreads_ran++;
+        break;
+      }
+  printf("default stream: %s; the %d kernels launched from %d OpenMP threads\n", DEFAULT_STREAM, num_threads,
+         nthreads_ran);
+
+  // the workbook's: Gold treatment, then each thread's array copied back and checked against it
+  float *h_gold = (float *)malloc(bytes), *h_x = (float *)malloc(bytes);
+  if (!h_gold || !h_x) return result_fail("out of host memory");
+  double t0 = wall_ms();
+  prac11_gold(h_gold, n);
+  double gold_ms = wall_ms() - t0;
+  int first_inf = 0;
+  while (first_inf < n && !isinf(h_gold[first_inf])) first_inf++;
+  size_t nbad = 0;
+  long long first = -1;
+  int bad_array = -1;
+  for (int i = 0; i < num_threads; i++) {
+    checkCudaErrors(cudaMemcpy(h_x, data[i], bytes, cudaMemcpyDeviceToHost));
+    long long f;
+    size_t b = prac11_compare(h_x, h_gold, (size_t)n, &f);
+    if (b && bad_array < 0) bad_array = i, first = f;
+    if (b && bad_array == i) printf("iteration %d: x[%lld] = %g, the gold's %g\n", i, f, h_x[f], h_gold[f]);
+    nbad += b;
+  }
+  printf("results: %d arrays of %d floats against the gold (sqrt(3.14159^i) in double, stored as float", num_threads,
+         n);
+  if (first_inf < n) printf(": +inf from i = %d", first_inf);
+  printf("; %.1f ms): %zu differ\n", gold_ms, nbad);
+
+  // the concurrency: each kernel's interval on one timeline (ms from the course's start event, whichever stream
+  // each event is in), how many overlap another, and their own times summed against the time elapsed
+  double begin[PRAC11_K_MAX], end[PRAC11_K_MAX];
+  for (int i = 0; i < num_threads; i++) {
+    float b, e;
+    checkCudaErrors(cudaEventElapsedTime(&b, start, k_begin[i]));
+    checkCudaErrors(cudaEventElapsedTime(&e, start, k_end[i]));
+    begin[i] = b, end[i] = e;
+  }
+  prac11_concurrency c = prac11_overlap(begin, end, num_threads);
+  printf("%d of %d kernels overlapped; their own times (an event pair on each kernel's stream) sum to %.3f ms "
+         "against %.3f ms elapsed, the kernels spanning %.3f ms of it: %.2f kernels at once on average\n",
+         c.overlapped, num_threads, c.sum_ms, milli, c.span_ms, c.span_ms > 0 ? c.sum_ms / c.span_ms : 0.0);
+
+  // Release GPU and CPU memory (the course resets the device instead)
+  for (int i = 0; i < num_threads; i++) {
+    checkCudaErrors(cudaFree(data[i]));
+    checkCudaErrors(cudaEventDestroy(k_begin[i]));
+    checkCudaErrors(cudaEventDestroy(k_end[i]));
+  }
+  checkCudaErrors(cudaEventDestroy(start));
+  checkCudaErrors(cudaEventDestroy(stop));
+  free(h_gold), free(h_x);
+  if (nbad)
+    return result_check(0, "%zu of %zu values differ from the gold, the first iteration %d's x[%lld]", nbad,
+                        (size_t)num_threads * n, bad_array, first);
+#ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM
+  if (c.overlapped)
+    return result_check(0, "%d of %d kernels overlapped, but the legacy default stream orders them", c.overlapped,
+                        num_threads);
+#endif
+  return result_pass();
+}

@@ -1,0 +1,167 @@
+/*
+ * stream_test.cu -- practical 11, step 1 (the course's steps 1-3): kernels in 8 streams, and the default stream
+ * between them. One source, built twice, as the course's Makefile does:
+ *   stream_legacy      nvcc's default: the default stream is the legacy one. Work put on it waits for all
+ *                      earlier work in every stream, and later work in every stream waits for it, so each
+ *                      iteration's copy and dummy kernel on it are a barrier: the 8 kernels run one after another.
+ *   stream_per_thread  --default-stream per-thread: the default stream is this host thread's own, an ordinary
+ *                      stream that neither waits for the others nor holds them back: the 8 kernels run at once.
+ * The course's design (after Mark Harris's CUDA 7 streams example): 8 streams, each an array of N = 1<<20 floats
+ * and one kernel of one 64-thread block doing FP64 work on it, sqrt(pow(3.14159, i)) (the literal is a double);
+ * the time from before the allocations to the end, printed as the course prints it. Then the workbook's lines:
+ * each stream's array against the CPU gold (prac11_gold.c), and the concurrency measured: each kernel's start and
+ * end (an event pair in its own stream) on one timeline, "N of 8 kernels overlapped", and the kernels' own times
+ * summed against the time elapsed. stream_legacy must find no overlap at all: its default stream forbids it.
+ * Try -streams=1 to 32 (one more block-sized kernel each) and -n= (the work per kernel) in both builds.
+ *   nvcc -O3 -arch=native -I../common stream_test.cu prac11_gold.c -o stream_legacy
+ *   nvcc -O3 -arch=native -I../common --default-stream per-thread stream_test.cu prac11_gold.c -o stream_per_thread
+ */
+#define COURSE_STEPS "practical 11, workbook step 1 (course steps 1-3)"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "args.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "timing.h"
+
+#include "prac11_gold.h"
+
+// nvcc defines CUDA_API_PER_THREAD_DEFAULT_STREAM for --default-stream per-thread: then stream 0 (a launch with
+// no stream, cudaMemcpy, an event recorded with no stream) means cudaStreamPerThread, else cudaStreamLegacy
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define DEFAULT_STREAM                                                                     \
+  "per-thread (--default-stream per-thread): this host thread's own, which neither waits " \
+  "for the other streams nor holds them back"
+#else
+#define DEFAULT_STREAM                                                                    \
+  "legacy (nvcc's default): each iteration's copy and dummy kernel on it wait for every " \
+  "stream's kernel before them, and the next kernel waits for them: no two may overlap"
+#endif
+
+// the course's kernel: a grid-stride loop (one block of 64 threads here: 16384 elements per thread at N = 1<<20).
+// 3.14159 is a double, so pow and sqrt are FP64 work; the result is rounded to float as it is stored
+__global__ void kernel(float *x, int n) {
+  int tid = threadIdx.x + blockIdx.x * blockDim.x;
+  for (int i = tid; i < n; i += blockDim.x * gridDim.x) x[i] = sqrt(pow(3.14159, i));
+}
+
+int main(int argc, char **argv) {
+  int n = 1 << 20, num_streams = 8;
+  arg_spec opts[] = {
+      {"n", ARG_INT, &n, 1, PRAC11_N_MAX, "floats per stream: each kernel's work (the course's N = 1<<20)"},
+      {"streams", ARG_INT, &num_streams, 1, PRAC11_K_MAX, "streams, one kernel of one 64-thread block each"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  findCudaDevice(argc, argv);
+  size_t bytes = sizeof(float) * (size_t)n;
+  device_memory_check(num_streams * bytes + sizeof(float), "the streams' arrays",
+                      args_given(argc, argv, "n") || args_given(argc, argv, "streams"));
+
+  // the workbook's events, made before the course's timer starts: an event pair around each kernel in its stream
+  cudaEvent_t start, stop, k_begin[PRAC11_K_MAX], k_end[PRAC11_K_MAX];
+  for (int i = 0; i < num_streams; i++) {
+    checkCudaErrors(cudaEventCreate(&k_begin[i]));
+    checkCudaErrors(cudaEventCreate(&k_end[i]));
+  }
+
+  // initialise CUDA timing, and start the timer before the allocations, as the course does
+  float milli;
+  checkCudaErrors(cudaEventCreate(&start));
+  checkCudaErrors(cudaEventCreate(&stop));
+  checkCudaErrors(cudaEventRecord(start));
+
+  // one float on each side, for the copy on the default stream
+  float h_data[1] = {1.0f}, *d_data;
+  checkCudaErrors(cudaMalloc((void **)&d_data, sizeof(float)));
+
+  // step 1: a stream, an array and a kernel at a time
+  cudaStream_t streams[PRAC11_K_MAX];
+  float *data[PRAC11_K_MAX];
+  for (int i = 0; i < num_streams; i++) {
+    checkCudaErrors(cudaStreamCreate(&streams[i]));
+    checkCudaErrors(cudaMalloc((void **)&data[i], bytes));
+    // the workbook's: the array poisoned in its own stream, before its kernel (0xff bytes: a NaN, which no
+    // value of the kernel's is), so that a kernel that never ran fails; then the kernel between two events there
+    checkCudaErrors(cudaMemsetAsync(data[i], 0xff, bytes, streams[i]));
+    checkCudaErrors(cudaEventRecord(k_begin[i], streams[i]));
+
+    // launch one worker kernel per stream
+    kernel<<<1, 64, 0, streams[i]>>>(data[i], n);
+    getLastCudaError("kernel execution failed");
+    checkCudaErrors(cudaEventRecord(k_end[i], streams[i]));
+
+    // step 2: a 1-float copy and a dummy kernel on the default stream (legacy: a barrier; per-thread: neither)
+    checkCudaErrors(cudaMemcpy(d_data, h_data, sizeof(float), cudaMemcpyHostToDevice));
+    kernel<<<1, 1>>>(d_data, 0);
+    getLastCudaError("dummy kernel execution failed");
+  }
+
+  // wait for completion of all kernels, stop the timer and report the time: the course's line
+  checkCudaErrors(cudaDeviceSynchronize());
+  checkCudaErrors(cudaEventRecord(stop));
+  checkCudaErrors(cudaEventSynchronize(stop));
+  checkCudaErrors(cudaEventElapsedTime(&milli, start, stop));
+  printf("execution time (ms): %f \n", milli);
+  printf("default stream: %s\n", DEFAULT_STREAM);
+
+  // the workbook's: Gold treatment, then each stream's array copied back and checked against it
+  float *h_gold = (float *)malloc(bytes), *h_x = (float *)malloc(bytes);
+  if (!h_gold || !h_x) return result_fail("out of host memory");
+  double t0 = wall_ms();
+  prac11_gold(h_gold, n);
+  double gold_ms = wall_ms() - t0;
+  int first_inf = 0;
+  while (first_inf < n && !isinf(h_gold[first_inf])) first_inf++;
+  size_t nbad = 0;
+  long long first = -1;
+  int bad_stream = -1;
+  for (int i = 0; i < num_streams; i++) {
+    checkCudaErrors(cudaMemcpy(h_x, data[i], bytes, cudaMemcpyDeviceToHost));
+    long long f;
+    size_t b = prac11_compare(h_x, h_gold, (size_t)n, &f);
+    if (b && bad_stream < 0) bad_stream = i, first = f;
+    if (b && bad_stream == i) printf("stream %d: x[%lld] = %g, the gold's %g\n", i, f, h_x[f], h_gold[f]);
+    nbad += b;
+  }
+  printf("results: %d streams of %d floats against the gold (sqrt(3.14159^i) in double, stored as float", num_streams,
+         n);
+  if (first_inf < n) printf(": +inf from i = %d", first_inf);
+  printf("; %.1f ms): %zu differ\n", gold_ms, nbad);
+
+  // the concurrency: each kernel's interval on one timeline (ms from the course's start event, whichever stream
+  // each event is in), how many overlap another, and their own times summed against the time elapsed
+  double begin[PRAC11_K_MAX], end[PRAC11_K_MAX];
+  for (int i = 0; i < num_streams; i++) {
+    float b, e;
+    checkCudaErrors(cudaEventElapsedTime(&b, start, k_begin[i]));
+    checkCudaErrors(cudaEventElapsedTime(&e, start, k_end[i]));
+    begin[i] = b, end[i] = e;
+  }
+  prac11_concurrency c = prac11_overlap(begin, end, num_streams);
+  printf("%d of %d kernels overlapped; their own times (an event pair in each stream) sum to %.3f ms against "
+         "%.3f ms elapsed, the kernels spanning %.3f ms of it: %.2f kernels at once on average\n",
+         c.overlapped, num_streams, c.sum_ms, milli, c.span_ms, c.span_ms > 0 ? c.sum_ms / c.span_ms : 0.0);
+
+  // Release GPU and CPU memory; the workbook destroys the streams and events too (the course never does)
+  for (int i = 0; i < num_streams; i++) {
+    checkCudaErrors(cudaFree(data[i]));
+    checkCudaErrors(cudaStreamDestroy(streams[i]));
+    checkCudaErrors(cudaEventDestroy(k_begin[i]));
+    checkCudaErrors(cudaEventDestroy(k_end[i]));
+  }
+  checkCudaErrors(cudaFree(d_data));
+  checkCudaErrors(cudaEventDestroy(start));
+  checkCudaErrors(cudaEventDestroy(stop));
+  free(h_gold), free(h_x);
+  if (nbad)
+    return result_check(0, "%zu of %zu values differ from the gold, the first stream %d's x[%lld]", nbad,
+                        (size_t)num_streams * n, bad_stream, first);
+#ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM
+  if (c.overlapped)
+    return result_check(0, "%d of %d kernels overlapped, but the legacy default stream orders them", c.overlapped,
+                        num_streams);
+#endif
+  return result_pass();
+}
