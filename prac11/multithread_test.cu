@@ -26,6 +26,7 @@
 #include "helper_cuda.h"
 #include "timing.h"
 
+#include "prac11_check.cuh"
 #include "prac11_gold.h"
 
 // nvcc defines CUDA_API_PER_THREAD_DEFAULT_STREAM for --default-stream per-thread: then stream 0 (a launch with
@@ -119,43 +120,8 @@ int main(int argc, char **argv) {
   printf("default stream: %s; the %d kernels launched from %d OpenMP threads\n", DEFAULT_STREAM, num_threads,
          nthreads_ran);
 
-  // the workbook's: Gold treatment, then each thread's array copied back and checked against it
-  float *h_gold = (float *)malloc(bytes), *h_x = (float *)malloc(bytes);
-  if (!h_gold || !h_x) return result_fail("out of host memory");
-  double t0 = wall_ms();
-  prac11_gold(h_gold, n);
-  double gold_ms = wall_ms() - t0;
-  int first_inf = 0;
-  while (first_inf < n && !isinf(h_gold[first_inf])) first_inf++;
-  size_t nbad = 0;
-  long long first = -1;
-  int bad_array = -1;
-  for (int i = 0; i < num_threads; i++) {
-    checkCudaErrors(cudaMemcpy(h_x, data[i], bytes, cudaMemcpyDeviceToHost));
-    long long f;
-    size_t b = prac11_compare(h_x, h_gold, (size_t)n, &f);
-    if (b && bad_array < 0) bad_array = i, first = f;
-    if (b && bad_array == i) printf("iteration %d: x[%lld] = %g, the gold's %g\n", i, f, h_x[f], h_gold[f]);
-    nbad += b;
-  }
-  printf("results: %d arrays of %d floats against the gold (sqrt(3.14159^i) in double, stored as float", num_threads,
-         n);
-  if (first_inf < n) printf(": +inf from i = %d", first_inf);
-  printf("; %.1f ms): %zu differ\n", gold_ms, nbad);
-
-  // the concurrency: each kernel's interval on one timeline (ms from the course's start event, whichever stream
-  // each event is in), how many overlap another, and their own times summed against the time elapsed
-  double begin[PRAC11_K_MAX], end[PRAC11_K_MAX];
-  for (int i = 0; i < num_threads; i++) {
-    float b, e;
-    checkCudaErrors(cudaEventElapsedTime(&b, start, k_begin[i]));
-    checkCudaErrors(cudaEventElapsedTime(&e, start, k_end[i]));
-    begin[i] = b, end[i] = e;
-  }
-  prac11_concurrency c = prac11_overlap(begin, end, num_threads);
-  printf("%d of %d kernels overlapped; their own times (an event pair on each kernel's stream) sum to %.3f ms "
-         "against %.3f ms elapsed, the kernels spanning %.3f ms of it: %.2f kernels at once on average\n",
-         c.overlapped, num_threads, c.sum_ms, milli, c.span_ms, c.span_ms > 0 ? c.sum_ms / c.span_ms : 0.0);
+  // the workbook's: each array against the gold, and the kernels' concurrency (prac11_check.cuh)
+  prac11_report_t r = prac11_report(data, num_threads, n, "array", milli, start, k_begin, k_end);
 
   // Release GPU and CPU memory (the course resets the device instead)
   for (int i = 0; i < num_threads; i++) {
@@ -165,14 +131,5 @@ int main(int argc, char **argv) {
   }
   checkCudaErrors(cudaEventDestroy(start));
   checkCudaErrors(cudaEventDestroy(stop));
-  free(h_gold), free(h_x);
-  if (nbad)
-    return result_check(0, "%zu of %zu values differ from the gold, the first iteration %d's x[%lld]", nbad,
-                        (size_t)num_threads * n, bad_array, first);
-#ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM
-  if (c.overlapped)
-    return result_check(0, "%d of %d kernels overlapped, but the legacy default stream orders them", c.overlapped,
-                        num_threads);
-#endif
-  return result_pass();
+  return prac11_verdict(&r, n, "array");
 }
