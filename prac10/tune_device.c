@@ -32,7 +32,7 @@ int tune_device_index(const char *name, size_t n) {
 const char *tune_device_name(int i) { return device_names[i]; }
 
 const char *tune_device_list(void) {
-  return "DEVICE_CC (75, 86, 90 ...), DEVICE_SMS, DEVICE_THREADS_BLOCK, DEVICE_SMEM_BLOCK (bytes a block may have "
+  return "DEVICE_CC (75, 86, 90 ...), DEVICE_SMS, DEVICE_THREADS_BLOCK, DEVICE_SMEM_BLOCK (bytes per block "
          "without opting in), DEVICE_SMEM_BLOCK_OPTIN, DEVICE_SMEM_SM, DEVICE_REGS_SM, DEVICE_REGS_BLOCK, "
          "DEVICE_THREADS_SM, DEVICE_BLOCKS_SM, DEVICE_L2 (bytes)";
 }

@@ -46,10 +46,10 @@
 
 #define WARP_MAX_COLS 1024 // 32 lanes x 32 floats: past this a warp's registers are too few for the row
 #ifndef BLOCK_ROW
-#define BLOCK_ROW 32 // floats a thread holds in the block and split kernels (8 float4s: 8 loads in flight)
+#define BLOCK_ROW 32 // floats per thread in the block and split kernels (8 float4s: 8 loads in flight)
 #endif
 #define BLOCK_ROW1 (BLOCK_ROW / 2) // ... when cols is no multiple of 4: scalar loads need more registers
-// columns a block of 1024 threads holds (block method), and a block's chunk (cluster and split): SPLIT_CHUNK(V)
+// columns that a block of 1024 threads holds (block method), and a block's chunk (cluster and split): SPLIT_CHUNK(V)
 #define SPLIT_CHUNK(V) (1024 * ((V) == 4 ? BLOCK_ROW : BLOCK_ROW1))
 #define MAX_ELEMS (1LL << 28) // 1 GiB a matrix
 #define CLUSTER_AUTO_MAX 8 // auto's largest cluster: 16 blocks (a whole GPC) ran slower than split: docs/notes/prac4.md

@@ -74,7 +74,7 @@ static rows_plan make_plan(int method, int cols, int dev) {
              : chunks <= (cmax < CLUSTER_AUTO_MAX ? cmax : CLUSTER_AUTO_MAX) ? METHOD_CLUSTER
                                                                              : METHOD_SPLIT;
   if (method == METHOD_CLUSTER && chunks > cmax)
-    device_limit_exceeded("-method=cluster, %d blocks a row: %s", chunks, why);
+    device_limit_exceeded("-method=cluster, %d blocks per row: %s", chunks, why);
   p.method = method;
   p.v = v;
   if (method == METHOD_WARP) {
@@ -121,11 +121,11 @@ static int plan_chain(const rows_plan *p) {
 // the plan in words, for the line softmax_rows prints before each size (the handout quotes it)
 static void plan_describe(const rows_plan *p, char *buf, size_t len) {
   if (p->method == METHOD_WARP)
-    snprintf(buf, len, "warp: %d lanes a row, %d x float%s a lane", p->lanes, p->k, p->v == 4 ? "4" : "");
+    snprintf(buf, len, "warp: %d lanes per row, %d x float%s per lane", p->lanes, p->k, p->v == 4 ? "4" : "");
   else if (p->method == METHOD_BLOCK)
-    snprintf(buf, len, "block: a block of %d threads a row, %d floats a thread", p->threads, SPLIT_CHUNK(p->v) / 1024);
+    snprintf(buf, len, "block: a block of %d threads per row, %d floats per thread", p->threads, SPLIT_CHUNK(p->v) / 1024);
   else
-    snprintf(buf, len, "%s: %d blocks of %d threads a row, %d columns a block", method_names[p->method], p->chunks,
+    snprintf(buf, len, "%s: %d blocks of %d threads per row, %d columns per block", method_names[p->method], p->chunks,
              p->threads, SPLIT_CHUNK(p->v));
 }
 

@@ -10,7 +10,7 @@
 typedef struct {
   const char *name;    // "128x64": BM x BN
   int bm, bn, threads; // block tile and threads
-  int minb;            // __launch_bounds__' blocks per SM (so the registers a thread may use)
+  int minb;            // __launch_bounds__' blocks per SM (so the registers per thread it may use)
   double efficiency;   // the fraction of the FP32 lanes' peak its multiply-adds reach on a full SM
 } s8_config;
 
