@@ -68,6 +68,8 @@ test:
 # this GPU's tuned table, tuned/<gpu>.txt (practical 10): each program's configs at each size class
 tune:
 	@$(MAKE) --no-print-directory -C prac3 laplace3d_tb
+	@$(MAKE) --no-print-directory -C prac4 reduction_ladder softmax_rows
+	@$(MAKE) --no-print-directory -C prac7 trid_batch
 	@$(MAKE) --no-print-directory -C prac10 tables
 
 doctor:

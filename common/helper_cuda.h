@@ -126,13 +126,21 @@ static inline int findCudaDevice(int argc, char **argv) {
   if (g->profile) {
     /* the profile goes on this line, which every program prints first, so that no number measured under it is
      * taken for the real GPU's */
-    int used = gpu_restrict_sms(dev, g->sms);
     char what[512];
     gpu_limits_describe(g, what, sizeof(what));
+#ifdef NO_GREEN_CONTEXT
+    /* a program that defines NO_GREEN_CONTEXT (the reason, a string) keeps the profile's limits but not its SM
+     * count: a green context is a reduced one, whose streams are all non-blocking and which has no per-thread
+     * default stream, so a program about the default stream's meanings (prac11) cannot run in one */
+    printf("; GPU profile %s, running on all %d SMs (no green context: %s)", what, prop.multiProcessorCount,
+           NO_GREEN_CONTEXT);
+#else
+    int used = gpu_restrict_sms(dev, g->sms);
     if (used)
       printf("; GPU profile %s, running on %d of %d SMs (a green context)", what, used, prop.multiProcessorCount);
     else
       printf("; GPU profile %s, running on all %d SMs (no green context made)", what, prop.multiProcessorCount);
+#endif
   }
   printf("\n");
   fflush(stdout);

@@ -192,7 +192,7 @@ int main(int argc, char **argv) {
   const char *strategy_word = "exhaustive", *replay_path = "", *config = NULL, *profile = "", *size_word = "",
              *table_dir = "";
   long long samples = 0, budget = 0;
-  int seed = 1, rounds = 5, top = 3, fresh = 0, verbose = 0, trials = 1, strict = 0;
+  int seed = 1, rounds = 5, top = 3, fresh = 0, verbose = 0, trials = 1, strict = 0, sizes = 0;
   double within = 2, goal = 0;
   arg_spec opts[] = {
       {"strategy", ARG_WORD, &strategy_word, 0, 0, "exhaustive (the course's tree), random or hill"},
@@ -211,6 +211,7 @@ int main(int argc, char **argv) {
       {"goal", ARG_DOUBLE, &goal, 0, 1e15, "FAIL unless the best is within 2 % of this score (a known best)"},
       {"size", ARG_WORD, &size_word, 0, 0, "with a [table]: one value of its size variable, tuned alone"},
       {"table", ARG_WORD, &table_dir, 0, 0, "with a [table] and -size: write the best to DIR/<this GPU>.txt"},
+      {"sizes", ARG_FLAG, &sizes, 0, 1, "with a [table]: print its size variable's values on one line, run nothing"},
       {"profile", ARG_WORD, &profile, 0, 0,
        "a GPU profile (t4, rtx3060 ...): WORKBOOK_GPU_PROFILE for tune's DEVICE_ limits and every command it runs"},
   };
@@ -252,6 +253,15 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (rc) args_fail("%s", msg);
+  // -sizes: the [table]'s size classes, the values of its size variable on one line (make tune loops over them)
+  if (sizes) {
+    int v = c->table_size[0] ? tune_find_var(c, c->table_size, strlen(c->table_size)) : -1;
+    if (v < 0) args_fail("-sizes: the config has no [table] section naming its size variable");
+    for (int k = 0; k < c->nvals[v]; k++) printf("%s%s", c->val[v][k], k + 1 < c->nvals[v] ? " " : "\n");
+    tune_conf_free(c);
+    free(c);
+    return 0;
+  }
   // -size: one size class of the [table]'s size variable, with a log of its own
   if (size_word[0]) {
     int v = c->table_size[0] ? tune_find_var(c, c->table_size, strlen(c->table_size)) : -1, k = 0;

@@ -11,11 +11,16 @@
  * lines, as stream_test's: each array against the CPU gold (prac11_gold.c), and the concurrency measured (an event
  * pair around each kernel on the stream it ran in), "N of 8 kernels overlapped", and the kernels' own times summed
  * against the time elapsed. multithread_legacy must find no overlap at all: its one stream forbids it.
+ * Steps 2 and 5, as in stream_test.cu: each kernel's start and end by its own %globaltimer stamps (thread 0's,
+ * prac11_timeline.cuh), one line per kernel, the overlaps counted from them too; -timeline=FILE writes the CSV.
  * Try -threads=1 to 32 (as many host threads as iterations, as the course has it) and -n= in both builds.
  *   nvcc -O3 -arch=native -I../common -Xcompiler -fopenmp multithread_test.cu prac11_gold.c -o multithread_legacy
  *   nvcc ... --default-stream per-thread (the same line) ... -o multithread_per_thread
  */
-#define COURSE_STEPS "practical 11, workbook step 1 (course steps 7-8)"
+#define COURSE_STEPS "practical 11, workbook steps 1, 2 and 5 (course steps 7-8, and step 4's stamps)"
+// under a GPU profile (make check-profiles) the profile's limits, but not a green context of its SMs: a green
+// context's streams are all non-blocking and it has no per-thread default stream, and this program is about both
+#define NO_GREEN_CONTEXT "the default stream has its two meanings only outside one"
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -28,6 +33,7 @@
 
 #include "prac11_check.cuh"
 #include "prac11_gold.h"
+#include "prac11_timeline.cuh"
 
 // nvcc defines CUDA_API_PER_THREAD_DEFAULT_STREAM for --default-stream per-thread: then stream 0 (a launch with
 // no stream, an event recorded with no stream) means cudaStreamPerThread, the calling host thread's own stream,
@@ -43,20 +49,26 @@
 #endif
 
 // the course's kernel: a grid-stride loop (one block of 64 threads here: 16384 elements per thread at N = 1<<20).
-// 3.14159 is a double, so pow and sqrt are FP64 work; the result is rounded to float as it is stored
-__global__ void kernel(float *x, int n) {
+// 3.14159 is a double, so pow and sqrt are FP64 work; the result is rounded to float as it is stored.
+// Step 2 adds stamp: this kernel's start and end, written by thread 0
+__global__ void kernel(float *x, int n, unsigned long long *stamp) {
+  stamp_start(stamp);
   int tid = threadIdx.x + blockIdx.x * blockDim.x;
   for (int i = tid; i < n; i += blockDim.x * gridDim.x) x[i] = sqrt(pow(3.14159, i));
+  stamp_end(stamp);
 }
 
 int main(int argc, char **argv) {
   int n = 1 << 20, num_threads = 8;
+  const char *timeline = NULL;
   arg_spec opts[] = {
       {"n", ARG_INT, &n, 1, PRAC11_N_MAX, "floats per thread's array: each kernel's work (the course's N = 1<<20)"},
       {"threads", ARG_INT, &num_threads, 1, PRAC11_K_MAX,
        "OpenMP host threads, one kernel of one 64-thread block each"},
+      {"timeline", ARG_WORD, &timeline, 0, 0, "step 5: write each kernel's intervals to this CSV file"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  FILE *timeline_file = prac11_timeline_open(timeline);
   findCudaDevice(argc, argv);
   size_t bytes = sizeof(float) * (size_t)n;
   device_memory_check(num_threads * bytes, "the threads' arrays",
@@ -69,6 +81,11 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaEventCreate(&k_end[i]));
   }
   int thread_of[PRAC11_K_MAX]; // which OpenMP thread ran each iteration
+  // step 2: two stamps per kernel, zeroed (0: not written) and done with before the course's timer starts
+  unsigned long long *d_stamps;
+  checkCudaErrors(cudaMalloc((void **)&d_stamps, 2 * num_threads * sizeof(*d_stamps)));
+  checkCudaErrors(cudaMemset(d_stamps, 0, 2 * num_threads * sizeof(*d_stamps)));
+  checkCudaErrors(cudaDeviceSynchronize());
 
   // initialise CUDA timing, and start the timer before the allocations, as the course does
   float milli;
@@ -98,7 +115,7 @@ int main(int argc, char **argv) {
       checkCudaErrors(cudaMemsetAsync(data[i], 0xff, bytes, 0));
       checkCudaErrors(cudaEventRecord(k_begin[i], 0));
       // launch one worker kernel per thread, on its default stream (step 8)
-      kernel<<<1, 64>>>(data[i], n);
+      kernel<<<1, 64>>>(data[i], n, d_stamps + 2 * i);
       getLastCudaError("kernel execution failed");
       checkCudaErrors(cudaEventRecord(k_end[i], 0));
     }
@@ -122,6 +139,8 @@ int main(int argc, char **argv) {
 
   // the workbook's: each array against the gold, and the kernels' concurrency (prac11_check.cuh)
   prac11_report_t r = prac11_report(data, num_threads, n, "array", milli, start, k_begin, k_end);
+  prac11_stamps_report(d_stamps, "OpenMP thread", thread_of, &r);
+  prac11_timeline_write(timeline_file, timeline, "multithread_test", thread_of, &r);
 
   // Release GPU and CPU memory (the course resets the device instead)
   for (int i = 0; i < num_threads; i++) {
@@ -129,6 +148,7 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaEventDestroy(k_begin[i]));
     checkCudaErrors(cudaEventDestroy(k_end[i]));
   }
+  checkCudaErrors(cudaFree(d_stamps));
   checkCudaErrors(cudaEventDestroy(start));
   checkCudaErrors(cudaEventDestroy(stop));
   return prac11_verdict(&r, n, "array");

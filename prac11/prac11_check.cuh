@@ -2,9 +2,11 @@
  * prac11_check.cuh -- the workbook's lines after the course's, shared by stream_test.cu and multithread_test.cu:
  * each kernel's array against the CPU gold (prac11_gold.c), then the kernels' concurrency: each kernel's interval,
  * from an event pair on the stream it ran in, put on one timeline (ms from the course's start event), how many
- * overlap another, and their own times summed against the time elapsed. Then the verdict: any value off the gold
- * fails, and in a legacy build (no --default-stream per-thread) so does any overlap, which its default stream
- * forbids.
+ * overlap another, and their own times summed against the time elapsed. Step 2's lines: each kernel's interval
+ * by its own %globaltimer stamps (prac11_timeline.cuh) beside its events', and the overlaps counted again from
+ * them. Then the verdict: any value off the gold fails, so does a kernel without both stamps, and in a legacy
+ * build (no --default-stream per-thread) so does any overlap, by events or by stamps: its default stream
+ * forbids it.
  */
 #ifndef PRAC11_CHECK_CUH
 #define PRAC11_CHECK_CUH
@@ -18,18 +20,25 @@
 #include "timing.h"
 
 #include "prac11_gold.h"
+#include "prac11_timeline.cuh"
 
 typedef struct {
-  size_t nbad;       // values off the gold, in all
-  long long first;   // the first bad value's index in the first bad array
-  int bad;           // that array (-1: none)
-  int overlapped, k; // kernels whose interval overlaps another's, of k
+  size_t nbad;                                         // values off the gold, in all
+  long long first;                                     // the first bad value's index in the first bad array
+  int bad;                                             // that array (-1: none)
+  int overlapped, k;                                   // kernels whose interval overlaps another's, of k
+  double ev_begin[PRAC11_K_MAX], ev_end[PRAC11_K_MAX]; // by the events: ms from the course's start event
+  double gt_begin[PRAC11_K_MAX], gt_end[PRAC11_K_MAX]; // step 2, by %globaltimer: ms from the earliest start
+  prac11_stamps_t gt;                                  // its missing stamps and the resolution seen
+  int gt_overlapped;                                   // kernels that overlap another by %globaltimer
 } prac11_report_t;
 
 // what: "stream" or "iteration" (one array and one kernel each); k of them, n floats each
 static prac11_report_t prac11_report(float *const *data, int k, int n, const char *what, float elapsed_ms,
                                      cudaEvent_t start, const cudaEvent_t *k_begin, const cudaEvent_t *k_end) {
-  prac11_report_t r = {0, -1, -1, 0, k};
+  prac11_report_t r;
+  memset(&r, 0, sizeof(r));
+  r.first = -1, r.bad = -1, r.k = k;
   size_t bytes = sizeof(float) * (size_t)n;
   float *h_gold = (float *)malloc(bytes), *h_x = (float *)malloc(bytes);
   if (!h_gold || !h_x) exit(result_fail("out of host memory"));
@@ -53,14 +62,13 @@ static prac11_report_t prac11_report(float *const *data, int k, int n, const cha
   free(h_gold), free(h_x);
 
   // the concurrency: each kernel's interval on one timeline, whichever stream its events are in
-  double begin[PRAC11_K_MAX], end[PRAC11_K_MAX];
   for (int i = 0; i < k; i++) {
     float b, e;
     checkCudaErrors(cudaEventElapsedTime(&b, start, k_begin[i]));
     checkCudaErrors(cudaEventElapsedTime(&e, start, k_end[i]));
-    begin[i] = b, end[i] = e;
+    r.ev_begin[i] = b, r.ev_end[i] = e;
   }
-  prac11_concurrency c = prac11_overlap(begin, end, k);
+  prac11_concurrency c = prac11_overlap(r.ev_begin, r.ev_end, k);
   r.overlapped = c.overlapped;
   printf("%d of %d kernels overlapped; their own times (an event pair on each kernel's stream) sum to %.3f ms "
          "against %.3f ms elapsed, the kernels spanning %.3f ms of it: %.2f kernels at once on average\n",
@@ -68,15 +76,80 @@ static prac11_report_t prac11_report(float *const *data, int k, int n, const cha
   return r;
 }
 
+// Step 2: each kernel's own start and end stamps (d_stamps: two per kernel), one line per kernel beside its
+// events' interval, each in ms from the earliest start by the same clock; then the overlaps they show, and the
+// timer's resolution seen. who_name, who[i]: kernel i's stream or host thread
+static void prac11_stamps_report(const unsigned long long *d_stamps, const char *who_name, const int *who,
+                                 prac11_report_t *r) {
+  int k = r->k;
+  unsigned long long h_stamps[2 * PRAC11_K_MAX];
+  checkCudaErrors(cudaMemcpy(h_stamps, d_stamps, 2 * k * sizeof(*h_stamps), cudaMemcpyDeviceToHost));
+  r->gt = prac11_stamp_intervals(h_stamps, k, r->gt_begin, r->gt_end);
+  double ev0 = r->ev_begin[0];
+  for (int i = 1; i < k; i++) ev0 = fmin(ev0, r->ev_begin[i]);
+  printf("when each kernel ran, ms from the first start: by thread 0's %%globaltimer stamps (on entry, and after "
+         "the block's last __syncthreads), then by the event pair on its stream\n");
+  for (int i = 0; i < k; i++) {
+    printf("kernel %d (%s %d): ", i, who_name, who[i]);
+    unsigned long long b = h_stamps[2 * i], e = h_stamps[2 * i + 1];
+    if (b == 0 || e == 0 || e < b)
+      printf("no whole pair of stamps (start %llu, end %llu ns)", b, e);
+    else if (r->gt.missing)
+      printf("stamps %llu to %llu ns", b, e);
+    else
+      printf("%.3f to %.3f by %%globaltimer", r->gt_begin[i], r->gt_end[i]);
+    printf(", %.3f to %.3f by events\n", r->ev_begin[i] - ev0, r->ev_end[i] - ev0);
+  }
+  if (r->gt.missing) {
+    printf("%%globaltimer: %d of %d kernels left no whole pair of stamps\n", r->gt.missing, k);
+    return;
+  }
+  // How the timer reaches each SM is not documented: two stamps read on two SMs within one of its steps need not
+  // be in the order they were taken. So an overlap no longer than the step seen is not counted (each end is taken
+  // one step earlier): a legacy build's next kernel may start microseconds after the last one ended
+  double end_less[PRAC11_K_MAX];
+  for (int i = 0; i < k; i++) end_less[i] = fmax(r->gt_begin[i], r->gt_end[i] - r->gt.step_ns * 1e-6);
+  r->gt_overlapped = prac11_overlap(r->gt_begin, end_less, k).overlapped;
+  prac11_concurrency c = prac11_overlap(r->gt_begin, r->gt_end, k);
+  printf("%d of %d kernels overlapped by %%globaltimer (by more than its resolution seen); their own times sum to "
+         "%.3f ms, the kernels spanning %.3f ms: %.2f kernels at once on average\n",
+         r->gt_overlapped, k, c.sum_ms, c.span_ms, c.span_ms > 0 ? c.sum_ms / c.span_ms : 0.0);
+  if (r->gt.step_ns)
+    printf("%%globaltimer resolution seen: %.3f us (the smallest nonzero step between any two of its %d stamps: the "
+           "timer's own step is that or finer)\n",
+           r->gt.step_ns * 1e-3, 2 * k);
+  else
+    printf("%%globaltimer resolution seen: none (its %d stamps were all equal)\n", 2 * k);
+}
+
+// Step 5: -timeline=FILE (f, opened by prac11_timeline_open; NULL: none), a row per kernel and source
+static void prac11_timeline_write(FILE *f, const char *path, const char *program, const int *who,
+                                  const prac11_report_t *r) {
+  if (f == NULL) return;
+  prac11_timeline_rows(f, 1, program, PRAC11_BUILD, "event", who, r->ev_begin, r->ev_end, r->k);
+  if (!r->gt.missing)
+    prac11_timeline_rows(f, 0, program, PRAC11_BUILD, "globaltimer", who, r->gt_begin, r->gt_end, r->k);
+  if (prac11_timeline_close(f) != 0) exit(result_fail("-timeline=%s: writing it failed", path));
+  printf("timeline: %s, %d rows (python3 timeline.py %s draws it)\n", path, r->gt.missing ? r->k : 2 * r->k, path);
+}
+
 // the verdict, last, once the caller has freed what it holds
 static int prac11_verdict(const prac11_report_t *r, int n, const char *what) {
   if (r->nbad)
     return result_check(0, "%zu of %zu values differ from the gold, the first %s %d's x[%lld]", r->nbad,
                         (size_t)r->k * n, what, r->bad, r->first);
+  if (r->gt.missing)
+    return result_check(0,
+                        "%d of %d kernels have no start and end stamps (a 0, or an end before its start), the "
+                        "first kernel %d",
+                        r->gt.missing, r->k, r->gt.first_missing);
 #ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM
   if (r->overlapped)
     return result_check(0, "%d of %d kernels overlapped, but the legacy default stream orders them", r->overlapped,
                         r->k);
+  if (r->gt_overlapped)
+    return result_check(0, "%d of %d kernels overlapped by %%globaltimer, but the legacy default stream orders them",
+                        r->gt_overlapped, r->k);
 #endif
   return result_pass();
 }

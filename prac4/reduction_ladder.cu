@@ -24,6 +24,8 @@
  * -bench runs and checks every step on the same array, then times each one (median of -reps) next to a
  * read-only stream of as many bytes (a reduction only reads): the table of the handout, and BENCH lines with
  * x_cub, the step's speed as a multiple of CUB's (CUB's time / the step's time: above 1 is faster than CUB).
+ * -bench -step=N times step N alone beside CUB and the stream (what practical 10's tuner runs). Step 6's
+ * -threads and -unroll come from practical 10's table for this GPU and n (common/tuned.h) unless typed.
  *   nvcc -O3 -arch=native -I../common reduction_ladder.cu reduction_gold.c -o reduction_ladder
  */
 #define COURSE_STEPS "practical 4, workbook steps 2-6 (course steps 3-6 = workbook 2-5; step 6 is beyond the course)"
@@ -42,6 +44,7 @@
 #include "helper_cuda.h"
 #include "ladder.h"
 #include "timing.h"
+#include "tuned.h"
 
 #include "prac4_gold.h"
 
@@ -127,6 +130,15 @@ static void bench_keys(void *p, int k, const double *ms, char *prog, size_t npro
            s->step == 6 ? c->unroll : 0, ms[0] / ms[k]);
 }
 
+// -threads and -unroll, as typed or as the tuned table gave them: the same checks
+static void check_block(long long n, int threads, int unroll, int step, int bench) {
+  if (unroll != 1 && unroll != 2 && unroll != 4 && unroll != 8) args_fail("-unroll=%d: 1, 2, 4 or 8", unroll);
+  if ((bench || step >= 4) && threads % 32)
+    args_fail("-threads=%d: steps 4 to 6 need whole warps, a multiple of 32", threads);
+  if ((step == 3 || step == 4 || step == 5 || bench) && ceil_div(n, threads) > 2147483647LL)
+    args_fail("-n=%lld with %d threads per block needs more than 2^31 - 1 blocks: give more threads", n, threads);
+}
+
 int main(int argc, char **argv) {
   long long n = 1 << 24;
   int threads = LADDER_THREADS, step = 6, atomic = 0, forget_zero = 0, uniform = 0, sparse = 0, seed = 1, bench = 0;
@@ -142,7 +154,8 @@ int main(int argc, char **argv) {
       {"uniform", ARG_FLAG, &uniform, 0, 1, "random floats in [0, 1) instead of the whole numbers 0..9"},
       {"sparse", ARG_FLAG, &sparse, 0, 1, "whole numbers, one in 32 (and the last) 1, the rest 0: exact at 2^28"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
-      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every step, CUB and a read-only stream; table and BENCH lines"},
+      {"bench", ARG_FLAG, &bench, 0, 1,
+       "check and time every step (or a typed -step alone), CUB and a read-only stream; table and BENCH lines"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
@@ -150,23 +163,26 @@ int main(int argc, char **argv) {
   if (atomic && step != 3) args_fail("-atomic is a variant of step 3 only");
   if (forget_zero && !((step == 3 && atomic) || step == 4 || step == 5))
     args_fail("-forget_zero applies to the atomic steps only: 3 -atomic, 4, 5");
-  if (unroll != 1 && unroll != 2 && unroll != 4 && unroll != 8) args_fail("-unroll=%d: 1, 2, 4 or 8", unroll);
-  int warps_only = bench || step >= 4;
-  if (warps_only && threads % 32) args_fail("-threads=%d: steps 4 to 6 need whole warps, a multiple of 32", threads);
-  if ((step == 3 || step == 4 || step == 5 || bench) && ceil_div(n, threads) > 2147483647LL)
-    args_fail("-n=%lld with %d threads per block needs more than 2^31 - 1 blocks: give more threads", n, threads);
+  check_block(n, threads, unroll, step, bench);
+  int only = bench && args_given(argc, argv, "step"); // -bench -step=N: that step alone beside CUB
   if (uniform && step == 5 && !bench) args_fail("step 5 adds integers: -uniform does not apply");
   if (uniform && sparse) args_fail("-uniform or -sparse, not both");
 
   int dev = findCudaDevice(argc, argv);
+  if (step == 6) { // practical 10's table for this GPU and n: step 6's -threads and -unroll, unless typed
+    cudaDeviceProp prop;
+    checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
+    if (tuned_settings(prop.name, "reduction_ladder", (double)n, argc, argv, opts, ARG_COUNT(opts)))
+      check_block(n, threads, unroll, step, bench);
+  }
   int nsm = device_limits(dev)->sms;
   // step 5 needs __reduce_add_sync (8.0 on). Asked of the kernel's own code as well as of the GPU: a build for
   // sm_75, run on an H100, holds the kernel's 7.5 branch (a __trap), whatever the GPU could do.
   char redux_why[256];
   int has_redux = kernel_can_run(reduction_reduce_add, dev, 80, "__reduce_add_sync", redux_why, sizeof(redux_why));
   if (step == 5 && !has_redux) return result_skip("step 5 %s", redux_why);
-  if (bench && !has_redux) printf("step 5 is left out of the table: it %s\n", redux_why);
-  int with_ints = step == 5 || (bench && has_redux);
+  if (bench && !only && !has_redux) printf("step 5 is left out of the table: it %s\n", redux_why);
+  int with_ints = step == 5 || (bench && !only && has_redux);
 
   size_t bytes = (size_t)n * sizeof(float);
   size_t npartial = (size_t)ceil_div(n, threads) + 65536; // step 3(a)'s blocks, or step 6's resident blocks
@@ -236,7 +252,8 @@ int main(int argc, char **argv) {
     ok = check_step(s, &a, gold, gold_u, sum_abs, integer_valued, nsm, 1, &st);
     gold_report("sum", &st);
   } else {
-    // every step, checked, then timed against the copy and CUB: one table, a BENCH line each
+    // every step (or the one a typed -step names), checked, then timed against the copy and CUB: one table, a
+    // BENCH line each
     // a reduction reads n floats and writes one: its 100 % line is a read-only stream of the same bytes, not a
     // copy, which also writes (timing.h)
     bench_ref ref = bench_reference(dev, (double)bytes, reps);
@@ -245,7 +262,8 @@ int main(int argc, char **argv) {
     const char *names[NSTEPS];
     int numbers[NSTEPS], step_reps[NSTEPS], passed[NSTEPS], nrun = 0;
     for (int k = 0; k < NSTEPS; k++) {
-      if (steps[k].step == 5 && !has_redux) continue;
+      int other = steps[k].step != step || (step == 3 && steps[k].atomic != atomic); // not the -step asked for
+      if ((steps[k].step == 5 && !has_redux) || (only && k && other)) continue;
       c.s[nrun] = &steps[k];
       names[nrun] = steps[k].name;
       numbers[nrun] = steps[k].step;

@@ -14,7 +14,9 @@
  *   split  longer rows still: SPLIT_CHUNK columns per block; one kernel writes each block's (max, sum), a second
  *          merges the row's pairs and writes its chunk, reading the chunk again (2 reads + 1 write)
  * kernels/softmax_rows_plan.h makes the choice and the shape of each (asking the GPU what it runs);
- * kernels/softmax_rows_dispatch.cuh launches it.
+ * kernels/softmax_rows_dispatch.cuh launches it. -threads= (threads per row) and -vec= (floats per load) override
+ * the shape, and practical 10's table for this GPU and cols (common/tuned.h) sets -method, -threads and -vec
+ * where the command line gives none of them and they hold the row.
  * -bench sweeps cols = 32, 64, ..., 2^20 at 2^26 floats (256 MiB) a size, each checked and timed against a
  * device-to-device copy of the same bytes in the same run.
  *
@@ -41,6 +43,7 @@
 #include "helper_cuda.h"
 #include "rng.h"
 #include "timing.h"
+#include "tuned.h"
 
 #include "prac4_gold.h"
 
@@ -49,6 +52,8 @@
 #define BLOCK_ROW 32 // floats per thread in the block and split kernels (8 float4s: 8 loads in flight)
 #endif
 #define BLOCK_ROW1 (BLOCK_ROW / 2) // ... when cols is no multiple of 4: scalar loads need more registers
+static_assert(BLOCK_ROW == 4 || BLOCK_ROW == 8 || BLOCK_ROW == 16 || BLOCK_ROW == 32,
+              "BLOCK_ROW: 4, 8, 16 or 32 floats per thread (the block kernel's instances, block_instance)");
 // columns that a block of 1024 threads holds (block method), and a block's chunk (cluster and split): SPLIT_CHUNK(V)
 #define SPLIT_CHUNK(V) (1024 * ((V) == 4 ? BLOCK_ROW : BLOCK_ROW1))
 #define MAX_ELEMS (1LL << 28) // 1 GiB a matrix
@@ -121,12 +126,41 @@ static size_t check_rows(const float *h_y, const double *h_gold, size_t n, doubl
   return st->nbad;
 }
 
+// what the command line (or the table) sets of the plan: -method=, -threads=, -vec= (0: the plan's own)
+typedef struct {
+  const char *method_word;
+  int method, threads, vec;
+} rows_knobs;
+
+static int method_index(const char *word) {
+  for (int m = 0; m < 5; m++)
+    if (strcmp(word, method_names[m]) == 0) return m;
+  return -1;
+}
+
+// practical 10's table for this GPU at cols (common/tuned.h) prints the settings line and sets kn where the command
+// line gives none of its flags; kn starts from `typed`, the command line's. A line tuned at another cols that
+// cannot hold this row is not used: the plan's own choice, and a second line says why.
+static void table_knobs(const char *gpu, int cols, int argc, char **argv, const arg_spec *opts, int nopts,
+                        rows_knobs *kn, const rows_knobs *typed) {
+  *kn = *typed;
+  if (!tuned_settings(gpu, "softmax_rows", cols, argc, argv, opts, nopts)) return;
+  char msg[200];
+  kn->method = method_index(kn->method_word);
+  if (kn->method < 0)
+    args_fail("the tuned table's -method=%s: the methods are auto, warp, block, cluster and split", kn->method_word);
+  if (plan_check(kn->method, kn->threads, kn->vec, cols, msg, sizeof(msg))) {
+    printf("settings: the table's line is not used at %d columns (%s): the plan's own choice\n", cols, msg);
+    *kn = *typed;
+  }
+}
+
 // one size: fill, run, check against the gold, and with bench time it against the copy in ref; st the check
-static void run_size(gold_stats *st_out, int dev, long long rows, int cols, int method, int which, int seed, int bench,
-                     int reps, const bench_ref *ref, float *d_x, float *d_y, float2 *d_partial, float *h_x, float *h_y,
-                     double *h_gold) {
+static void run_size(gold_stats *st_out, int dev, long long rows, int cols, const rows_knobs *kn, int which, int seed,
+                     int bench, int reps, const bench_ref *ref, float *d_x, float *d_y, float2 *d_partial, float *h_x,
+                     float *h_y, double *h_gold) {
   size_t n = (size_t)rows * cols, bytes = n * sizeof(float);
-  rows_plan plan = make_plan(method, cols, dev);
+  rows_plan plan = make_plan(kn->method, cols, dev, kn->threads, kn->vec);
   check_fits(&plan, dev);
   char what[128];
   plan_describe(&plan, what, sizeof(what));
@@ -164,32 +198,34 @@ static void run_size(gold_stats *st_out, int dev, long long rows, int cols, int 
 
 int main(int argc, char **argv) {
   int rows_i = 4097, cols = 1000, which = 0, seed = 1, bench = 0, reps = 20;
-  const char *method_word = "auto";
+  rows_knobs kn = {"auto", METHOD_AUTO, 0, 0}; // set by the command line, then by the table (table_knobs)
   arg_spec opts[] = {
       {"rows", ARG_INT, &rows_i, 1, 1 << 28, "rows of the matrix"},
       {"cols", ARG_INT, &cols, 1, MAX_COLS, "columns: the length of each softmax"},
-      {"method", ARG_WORD, &method_word, 0, 0, "auto, warp (cols <= 1024), block (cols <= 32768), cluster or split"},
+      {"method", ARG_WORD, &kn.method_word, 0, 0, "auto, warp (cols <= 1024), block (cols <= 32768), cluster or split"},
+      {"threads", ARG_INT, &kn.threads, 0, 1024, "threads per row (0: the plan's): to 32 a warp's lanes, then a block"},
+      {"vec", ARG_INT, &kn.vec, 0, 4, "floats per load: 4 (float4, cols a multiple of 4), 1, or 0 (4 where it can)"},
       {"case", ARG_INT, &which, 0, 4, "input: 0 random, 1 some -inf, 2 huge (3e38, 1e30), 3 all -inf rows, 4 equal"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the random inputs"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time against a copy; without -cols, sweep cols 32 .. 2^20 at 2^26 floats"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is reported)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
-  int method = -1;
-  for (int m = 0; m < 5; m++)
-    if (strcmp(method_word, method_names[m]) == 0) method = m;
-  if (method < 0) args_fail("-method=%s: the methods are auto, warp, block, cluster and split", method_word);
-  if (method == METHOD_WARP && cols > WARP_MAX_COLS)
-    args_fail("-method=warp holds a row in one warp's registers: cols = %d is more than %d", cols, WARP_MAX_COLS);
-  int block_max = SPLIT_CHUNK(cols % 4 == 0 ? 4 : 1);
-  if (method == METHOD_BLOCK && cols > block_max)
-    args_fail("-method=block holds a row in one block's registers: cols = %d is more than %d", cols, block_max);
+  kn.method = method_index(kn.method_word);
+  if (kn.method < 0) args_fail("-method=%s: the methods are auto, warp, block, cluster and split", kn.method_word);
+  char msg[200];
+  int sweep = bench && !args_given(argc, argv, "cols") && !args_given(argc, argv, "rows");
+  if (!sweep && plan_check(kn.method, kn.threads, kn.vec, cols, msg, sizeof(msg))) args_fail("%s", msg);
   long long rows = rows_i;
   if (rows * cols > MAX_ELEMS) args_fail("rows x cols = %lld x %d is more than 2^28 floats (1 GiB)", rows, cols);
-  int sweep = bench && !args_given(argc, argv, "cols") && !args_given(argc, argv, "rows");
-  if (sweep && method != METHOD_AUTO) args_fail("the -bench sweep picks the method for each cols: give -cols too");
+  if (sweep && (kn.method != METHOD_AUTO || kn.threads || kn.vec))
+    args_fail("the -bench sweep picks the method, threads and loads for each cols: give -cols too");
+  const rows_knobs typed = kn;
 
   int dev = findCudaDevice(argc, argv);
+  cudaDeviceProp prop; // its name picks practical 10's table (tuned/<gpu>.txt): at each size, for the sweep
+  checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
+  if (!sweep) table_knobs(prop.name, cols, argc, argv, opts, ARG_COUNT(opts), &kn, &typed);
   size_t n = sweep ? (size_t)1 << 26 : (size_t)rows * cols, bytes = n * sizeof(float);
   size_t chunk1 = SPLIT_CHUNK(1); // the smaller chunk: room for either
   size_t chunks_max = sweep ? ((size_t)1 << 26) / chunk1 : (size_t)rows * ((cols + chunk1 - 1) / chunk1);
@@ -211,11 +247,12 @@ int main(int argc, char **argv) {
   gold_stats st;
   if (sweep) { // the same 256 MiB, cut into rows of 32 .. 2^20 columns; the first failure ends it
     st.nbad = 0;
-    for (int c = 32; c <= (1 << 20) && st.nbad == 0; c *= 2)
-      run_size(&st, dev, (long long)(n / c), c, METHOD_AUTO, which, seed, 1, reps, &ref, d_x, d_y, d_partial, h_x, h_y,
-               h_gold);
+    for (int c = 32; c <= (1 << 20) && st.nbad == 0; c *= 2) {
+      table_knobs(prop.name, c, argc, argv, opts, ARG_COUNT(opts), &kn, &typed);
+      run_size(&st, dev, (long long)(n / c), c, &kn, which, seed, 1, reps, &ref, d_x, d_y, d_partial, h_x, h_y, h_gold);
+    }
   } else {
-    run_size(&st, dev, rows, cols, method, which, seed, bench, reps, &ref, d_x, d_y, d_partial, h_x, h_y, h_gold);
+    run_size(&st, dev, rows, cols, &kn, which, seed, bench, reps, &ref, d_x, d_y, d_partial, h_x, h_y, h_gold);
   }
 
   checkCudaErrors(cudaFree(d_x));

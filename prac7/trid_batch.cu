@@ -17,7 +17,9 @@
  *                      two rows by a modified Thomas sweep, the warp solves the 64 reduced rows by PCR with
  *                      shuffles (batch/pcr_warp.cuh), and each lane fills in its chunk; loads and stores go
  *                      through shared memory, coalesced, and each warp copies its next system in (cp.async)
- *                      while it solves this one
+ *                      while it solves this one. -warps (systems per block) and -stages (systems per warp in
+ *                      shared memory) shape it; practical 10's table for this GPU and n (common/tuned.h)
+ *                      sets both where the command line does not
  * -lib adds cuSPARSE's gtsv2StridedBatch (same layout) and gtsvInterleavedBatch (interleaved layout), with
  * their residuals (batch/b0_cusparse.cuh); -bench times everything against a device-to-device copy of the
  * same 20 bytes per unknown (a, b, c, d read, x written), and against the faster cuSPARSE call at this n for a
@@ -37,6 +39,7 @@
 #include "gold_check.h"
 #include "helper_cuda.h"
 #include "timing.h"
+#include "tuned.h"
 
 #include "prac7_gold.h"
 
@@ -57,12 +60,14 @@ static float rng_uniform(void) { // xorshift32: [0, 1)
 }
 
 int main(int argc, char **argv) {
-  int n = 256, batch = 65536, seed = 1, lib = 0, bench = 0, reps = 20, warps = HYBRID_WARPS, algo = 0;
+  int n = 256, batch = 65536, seed = 1, lib = 0, bench = 0, reps = 20, algo = 0;
+  int warps = HYBRID_WARPS, stages = HYBRID_STAGES;
   arg_spec opts[] = {
       {"n", ARG_INT, &n, 1, 1 << 24, "unknowns a system"},
       {"batch", ARG_INT, &batch, 1, 1 << 28, "systems"},
       {"seed", ARG_INT, &seed, 1, 2147483647, "seed of the random coefficients"},
-      {"warps", ARG_INT, &warps, 1, 32, "GPU_trid_hybrid: systems (warps) a block"},
+      {"warps", ARG_INT, &warps, 1, 32, "GPU_trid_hybrid: systems (warps) per block (-bench without it times 1 to 8)"},
+      {"stages", ARG_INT, &stages, 1, 3, "GPU_trid_hybrid: systems per warp in shared memory (1: no copies ahead)"},
       {"lib", ARG_FLAG, &lib, 0, 1, "also solve with cuSPARSE gtsv2StridedBatch and gtsvInterleavedBatch"},
       {"algo", ARG_INT, &algo, 0, 2, "gtsvInterleavedBatch's algorithm: 0 Thomas, 1 LU with pivoting, 2 QR"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time every solver (cuSPARSE too) against a device-to-device copy"},
@@ -77,14 +82,23 @@ int main(int argc, char **argv) {
   int lmax = hybrid_lmax(n);
 
   int dev = findCudaDevice(argc, argv);
-  // this GPU's most shared memory per block (opt-in), before any GPU work: -warps typed beyond it is bad input;
-  // the default gets fewer warps per block where it does not fit
+  // practical 10's table for this GPU and n (-warps, -stages), unless the user typed them (common/tuned.h)
+  cudaDeviceProp prop;
+  checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
+  int tuned = tuned_settings(prop.name, "trid_batch", n, argc, argv, opts, ARG_COUNT(opts));
+  int warps_typed = args_given(argc, argv, "warps"), stages_typed = args_given(argc, argv, "stages");
+  // this GPU's most shared memory per block (opt-in), before any GPU work: -warps or -stages typed beyond it is
+  // bad input; the default (or the table's, tuned at another n) gets fewer warps, then stages, where it does not fit
   size_t optin = (size_t)device_limits(dev)->smem_block_optin;
-  while (n >= 64 && lmax <= 32 && hybrid_smem(lmax, warps) > optin) { // (n < 64 uses no shared memory)
-    if (args_given(argc, argv, "warps") || warps == 1)
-      device_limit_exceeded("-warps=%d at n = %d needs %zu bytes of shared memory a block, this GPU gives %zu",
-                            warps, n, hybrid_smem(lmax, warps), optin);
-    warps /= 2;
+  while (n >= 64 && lmax <= 32 && hybrid_smem(lmax, warps, stages) > optin) { // (n < 64 uses no shared memory)
+    if (!warps_typed && warps > 1)
+      warps /= 2;
+    else if (!stages_typed && stages > 1)
+      stages--;
+    else
+      device_limit_exceeded("-warps=%d at n = %d needs %zu bytes of shared memory a block (%d stages per warp), "
+                            "this GPU gives %zu",
+                            warps, n, hybrid_smem(lmax, warps, stages), stages, optin);
   }
   size_t N = (size_t)n * batch, bytes = N * sizeof(float);
   int user_sized = args_given(argc, argv, "n") || args_given(argc, argv, "batch");
@@ -126,7 +140,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMemcpy(d_c, h_c, bytes, cudaMemcpyHostToDevice));
   checkCudaErrors(cudaMemcpy(d_d, h_d, bytes, cudaMemcpyHostToDevice));
 
-  trid_args t = {n, batch, warps, d_a, d_b, d_c, d_d, d_ai, d_bi, d_ci, d_di, d_x, d_xi, d_w};
+  trid_args t = {n, batch, warps, stages, d_a, d_b, d_c, d_d, d_ai, d_bi, d_ci, d_di, d_x, d_xi, d_w};
   to_interleaved(&t); // the interleaved copies (xi is written by the solvers before anything reads it)
   hybrid_allow_smem(warps, optin);
 
@@ -151,9 +165,11 @@ int main(int argc, char **argv) {
   chk[nchk++] = check_device("GPU_thomas_thread", &t, 1, &hs);
   launch_hybrid(&t);
   chk[nchk++] = check_device("GPU_trid_hybrid", &t, 0, &hs);
-  printf("(GPU_trid_hybrid: %s, %d warps per block)\n",
+  char st[40] = ""; // the stages, where they are not the default
+  if (stages != HYBRID_STAGES && n >= 64 && lmax <= 32) snprintf(st, sizeof(st), ", %d stages per warp", stages);
+  printf("(GPU_trid_hybrid: %s, %d warps per block%s)\n",
          n < 64 ? "short path, rows straight into PCR"
-                : lmax <= 32 ? "chunks in registers" : "chunks in global memory (n > 1024)", warps);
+                : lmax <= 32 ? "chunks in registers" : "chunks in global memory (n > 1024)", warps, st);
 
   // cuSPARSE: handle and workspaces made once, before anything is timed (m >= 3 is the library's rule)
   lib_args l;
@@ -229,9 +245,13 @@ int main(int argc, char **argv) {
              "layout=interleaved resid=%.2e ms_with_transposes=%.4f peer=%s x_gtsv2=%.2f x_interleaved=%.2f",
              chk[ith].resid, ms_tt + ms_trans, peer, ms_peer / (ms_tt + ms_trans), ms_inter / ms_tt);
     print_bench("7", "trid_thomas_thread", size, reps, ms_tt, moved, &ref, extra);
-    // the hybrid at 1, 2, 4, 8 warps per block, then the best one reported
+    // the hybrid at -warps (typed, or the table's), else at 1, 2, 4, 8 warps per block and the best one reported
     float best;
-    int best_w = hybrid_best_warps(&t, lmax, optin, reps, moved, &best);
+    int best_w = t.warps;
+    if (warps_typed || tuned)
+      best = time_median_ms(launch_hybrid, &t, 3, reps);
+    else
+      best_w = hybrid_best_warps(&t, lmax, optin, reps, moved, &best);
     t.warps = best_w;
     hybrid_allow_smem(best_w, optin);
     snprintf(extra, sizeof(extra), "warps=%d resid=%.2e peer=%s x_gtsv2=%.2f x_strided=%.2f x_interleaved=%.2f",

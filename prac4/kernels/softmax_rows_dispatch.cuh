@@ -1,9 +1,10 @@
 /*
  * kernels/softmax_rows_dispatch.cuh -- softmax_rows' launch of each method, from its plan
  * (kernels/softmax_rows_plan.h). run_rows is the one call the runner makes: once to check, then -reps times
- * under bench_report. The warp kernel's instance for the plan's (LANES, K, V) comes from a table; the block,
- * cluster and split kernels take float4 loads where the plan's V is 4 (cols a multiple of 4, BLOCK_ROW / 4
- * float4s per thread) and scalar ones otherwise (BLOCK_ROW1 floats per thread). Every launch is checked.
+ * under bench_report. The warp kernel's instance for the plan's (LANES, K, V) comes from a table, the block
+ * kernel's for its (K, V) from block_instance (kernels/softmax_rows_plan.h); the cluster and split kernels take
+ * float4 loads where the plan's V is 4 (cols a multiple of 4, BLOCK_ROW / 4 float4s per thread) and scalar ones
+ * otherwise (BLOCK_ROW1 floats per thread). Every launch is checked.
  * Included by softmax_rows.cu after the plan.
  */
 #ifndef SOFTMAX_ROWS_DISPATCH_CUH
@@ -27,32 +28,23 @@ static void launch_warp(const rows_args *a) {
   getLastCudaError("softmax_rows_warp execution failed");
 }
 
-// the warp kernel's instances: every (LANES, K, V) make_plan can pick for cols <= WARP_MAX_COLS
+// the warp kernel's instances: every (LANES, K, V) make_plan can pick for cols <= WARP_MAX_COLS, with or without
+// -threads= and -vec=: LANES a power of two up to 32, each lane at most 32 floats (8 float4s, or 32 floats)
 typedef struct {
   int lanes, k, v;
   void (*launch)(const rows_args *);
 } warp_instance;
 
+#define WARP_V4(L) {L, 1, 4, launch_warp<L, 1, 4>}, {L, 2, 4, launch_warp<L, 2, 4>}, {L, 4, 4, launch_warp<L, 4, 4>}, \
+                   {L, 8, 4, launch_warp<L, 8, 4>}
+#define WARP_V1(L) {L, 1, 1, launch_warp<L, 1, 1>}, {L, 2, 1, launch_warp<L, 2, 1>}, {L, 4, 1, launch_warp<L, 4, 1>}, \
+                   {L, 8, 1, launch_warp<L, 8, 1>}, {L, 16, 1, launch_warp<L, 16, 1>}, {L, 32, 1, launch_warp<L, 32, 1>}
 static const warp_instance warp_instances[] = {
-    // float4s (cols a multiple of 4): up to 64 per row, 2 per thread (1 for a row of one) on LANES threads;
-    // past 64 the whole warp, K per thread
-    {1, 1, 4, launch_warp<1, 1, 4>},
-    {1, 2, 4, launch_warp<1, 2, 4>},
-    {2, 2, 4, launch_warp<2, 2, 4>},
-    {4, 2, 4, launch_warp<4, 2, 4>},
-    {8, 2, 4, launch_warp<8, 2, 4>},
-    {16, 2, 4, launch_warp<16, 2, 4>},
-    {32, 2, 4, launch_warp<32, 2, 4>},
-    {32, 4, 4, launch_warp<32, 4, 4>},
-    {32, 8, 4, launch_warp<32, 8, 4>},
-    // scalar floats (cols no multiple of 4): the whole warp, K per thread
-    {32, 1, 1, launch_warp<32, 1, 1>},
-    {32, 2, 1, launch_warp<32, 2, 1>},
-    {32, 4, 1, launch_warp<32, 4, 1>},
-    {32, 8, 1, launch_warp<32, 8, 1>},
-    {32, 16, 1, launch_warp<32, 16, 1>},
-    {32, 32, 1, launch_warp<32, 32, 1>},
+    WARP_V4(1), WARP_V4(2), WARP_V4(4), WARP_V4(8), WARP_V4(16), WARP_V4(32), // float4s (cols a multiple of 4)
+    WARP_V1(1), WARP_V1(2), WARP_V1(4), WARP_V1(8), WARP_V1(16), WARP_V1(32), // scalar floats
 };
+#undef WARP_V4
+#undef WARP_V1
 
 static void run_warp(const rows_args *a) {
   const rows_plan *p = &a->plan;
@@ -66,10 +58,11 @@ static void run_warp(const rows_args *a) {
   exit(result_fail("no warp kernel for %d lanes x %d x %d", p->lanes, p->k, p->v));
 }
 
-// block: one block of plan.threads threads per row
-template <int K, int V>
-static void launch_block(const rows_args *a) {
-  softmax_rows_block<K, V><<<(unsigned)a->rows, a->plan.threads>>>(a->x, a->y, a->cols);
+// block: one block of plan.threads threads per row, the instance of the plan's K and V
+static void run_block(const rows_args *a) {
+  block_kernel kernel = block_instance(a->plan.k, a->plan.v);
+  if (!kernel) exit(result_fail("no block kernel for %d x %d", a->plan.k, a->plan.v));
+  kernel<<<(unsigned)a->rows, a->plan.threads>>>(a->x, a->y, a->cols);
   getLastCudaError("softmax_rows_block execution failed");
 }
 
@@ -108,10 +101,7 @@ static void run_rows(void *arg) {
     run_warp(a);
     break;
   case METHOD_BLOCK:
-    if (v4)
-      launch_block<BLOCK_ROW / 4, 4>(a);
-    else
-      launch_block<BLOCK_ROW1, 1>(a);
+    run_block(a);
     break;
   case METHOD_CLUSTER:
     if (v4)

@@ -14,12 +14,41 @@ typedef struct {
   double efficiency;   // the fraction of the FP32 lanes' peak its multiply-adds reach on a full SM
 } s8_config;
 
+// The cost model's constants: each configuration's efficiency, the warps that hide latency (s8_hiding), a block's
+// pipeline fill and a launch (s8_gpu_get). Fitted on an H100 (docs/notes/prac5.md, "SGEMM kernel 8: how its plans
+// were chosen"); each may be set with -D (make EXTRA_NVCCFLAGS=-DS8_FILL_US=1.0), which practical 10's tuner does
+// to fit them to another GPU (prac10/examples/sgemm_k8.conf)
+#ifndef S8_EFF_128X128
+#define S8_EFF_128X128 0.74
+#endif
+#ifndef S8_EFF_128X64
+#define S8_EFF_128X64 0.67
+#endif
+#ifndef S8_EFF_64X128
+#define S8_EFF_64X128 0.67
+#endif
+#ifndef S8_EFF_64X64
+#define S8_EFF_64X64 0.54
+#endif
+#ifndef S8_HIDE_BASE
+#define S8_HIDE_BASE 0.58
+#endif
+#ifndef S8_HIDE_SLOPE
+#define S8_HIDE_SLOPE 0.047
+#endif
+#ifndef S8_FILL_US
+#define S8_FILL_US 0.5
+#endif
+#ifndef S8_LAUNCH_US
+#define S8_LAUNCH_US 3.2
+#endif
+
 #define S8_NCONFIGS 4
 static const s8_config s8_configs[S8_NCONFIGS] = {
-    {"128x128", 128, 128, 256, 2, 0.74}, // 2 x 4 warps of 64 x 32: 8 x 8 outputs per thread, 8 warps per block
-    {"128x64", 128, 64, 128, 3, 0.67},   // 2 x 2 warps of 64 x 32, 8 x 8 per thread
-    {"64x128", 64, 128, 128, 3, 0.67},   // 1 x 4 warps of 64 x 32, 8 x 8 per thread
-    {"64x64", 64, 64, 128, 4, 0.54},     // 2 x 2 warps of 32 x 32, 4 x 8 per thread: the small one
+    {"128x128", 128, 128, 256, 2, S8_EFF_128X128}, // 2 x 4 warps of 64 x 32: 8 x 8 outputs per thread, 8 warps
+    {"128x64", 128, 64, 128, 3, S8_EFF_128X64},    // 2 x 2 warps of 64 x 32, 8 x 8 per thread
+    {"64x128", 64, 128, 128, 3, S8_EFF_64X128},    // 1 x 4 warps of 64 x 32, 8 x 8 per thread
+    {"64x64", 64, 64, 128, 4, S8_EFF_64X64},       // 2 x 2 warps of 32 x 32, 4 x 8 per thread: the small one
 };
 
 // what the model needs to know of the GPU, all of it queried (or from the GPU profile in force)
@@ -36,7 +65,7 @@ typedef struct {
 // the fraction of its configuration's rate an SM reaches with `warps` warps resident: too few warps cannot
 // hide each other's waits (shared-memory loads, barriers); fitted to kernel 8's plans timed on an H100: 4 warps
 // reach 77 %, 9 and more all of it (s8_estimate_us, sgemm/k8_model.cuh)
-static double s8_hiding(double warps) { return fmin(1.0, 0.58 + 0.047 * warps); }
+static double s8_hiding(double warps) { return fmin(1.0, S8_HIDE_BASE + S8_HIDE_SLOPE * warps); }
 
 // the stages configuration c gets on this GPU: 4, or 2 where 4 do not fit in a block's shared memory, or 0
 static int s8_stages(int c, const gpu_limits *g) {
@@ -71,8 +100,8 @@ static const s8_gpu *s8_gpu_get(void) {
   g.flops_sm_us = 128.0 * 2.0 * (clock_khz > 0 ? clock_khz : 1500000) * 1e-3;
   g.bytes_us = peak_bandwidth_GBps(dev) * 1e3; // GB/s = 1000 bytes per microsecond
   if (g.bytes_us <= 0.0) g.bytes_us = 1e5;     // a driver that reports no memory clock: 100 GB/s
-  g.fill_us = 0.5;
-  g.launch_us = 3.2;
+  g.fill_us = S8_FILL_US;
+  g.launch_us = S8_LAUNCH_US;
   g.work_max = lim->mem_bytes / 16;
   done = 1;
   return &g;

@@ -5,6 +5,9 @@
  * and each lane fills in its chunk; loads and stores go through shared memory, coalesced, and each warp
  * copies its next system in (cp.async) while it solves this one. LMAX, the most rows a lane's chunk has, is
  * a template parameter (2 .. 32), so that the chunk sits in registers; n > 1024 takes GPU_trid_hybrid_big.
+ * STAGES (-stages=, 1 .. 3) is how many systems a warp holds in shared memory: the one it solves and STAGES - 1
+ * whose copies are in flight. More stages keep more bytes in flight per warp, fewer let more warps onto a SM:
+ * a trade practical 10 tunes per GPU and n, with -warps.
  */
 #ifndef BATCH_B3_HYBRID_CUH
 #define BATCH_B3_HYBRID_CUH
@@ -14,7 +17,8 @@
 #include "batch/layout.cuh"
 #include "batch/pcr_warp.cuh"
 
-#define HYBRID_WARPS 4 // GPU_trid_hybrid: systems (warps) per block, the default of -warps
+#define HYBRID_WARPS 4  // GPU_trid_hybrid: systems (warps) per block, the default of -warps
+#define HYBRID_STAGES 2 // ... and systems per warp in shared memory, the default of -stages (1 .. 3)
 
 // Stage system `base` into shared memory st: element i of each array (i = 32 j + lane: a warp reads 128
 // consecutive bytes) to st[i + j], st[P + i + j], ... (the skew i/32 keeps a lane's chunk and its
@@ -109,12 +113,12 @@ __device__ __forceinline__ void hybrid_solve(int n, int lane, size_t base, float
 }
 
 // Each warp solves systems w, w + W, w + 2W, ... (W: the warps of the grid, a few waves of the GPU: the
-// launcher sizes the grid to what fits at once). While it solves one system, the next one's copies into its
-// other stage are already in flight (cp.async), so that the warp's loads overlap its own arithmetic rather
-// than only other warps'. LMAX: the most rows a lane's chunk may have (n <= 32 LMAX), so that the chunk's a,
-// c, d sit in registers (fully unrolled loops over LMAX, each step guarded by k < len). Shared memory: two
-// stages per warp of four arrays of 33 LMAX floats.
-template <int LMAX>
+// launcher sizes the grid to what fits at once). While it solves one system, the copies of the next STAGES - 1
+// into its other stages are already in flight (cp.async), so that the warp's loads overlap its own arithmetic
+// rather than only other warps'; STAGES = 1 loads, waits, then solves. LMAX: the most rows a lane's chunk may
+// have (n <= 32 LMAX), so that the chunk's a, c, d sit in registers (fully unrolled loops over LMAX, each step
+// guarded by k < len). Shared memory: STAGES stages per warp of four arrays of 33 LMAX floats.
+template <int LMAX, int STAGES>
 __global__ void GPU_trid_hybrid(int n, int batch, const float *__restrict__ a, const float *__restrict__ b,
                                 const float *__restrict__ c, const float *__restrict__ d, float *__restrict__ x) {
   extern __shared__ float smem[];
@@ -125,19 +129,25 @@ __global__ void GPU_trid_hybrid(int n, int batch, const float *__restrict__ a, c
     for (; sys < batch; sys += W) hybrid_short(n, lane, (size_t)sys * n, a, b, c, d, x);
     return;
   }
-  float *stage = smem + (size_t)wib * 8 * P, *other = stage + 4 * P; // this system's stage, the next one's
-  if (sys < batch) hybrid_stage<LMAX>(n, lane, (size_t)sys * n, a, b, c, d, stage);
-  cp_async_commit();
+  float *mine = smem + (size_t)wib * STAGES * 4 * P, *end = mine + STAGES * 4 * P; // this warp's stages
+  for (int s = 0; s < STAGES - 1; s++) { // the first STAGES - 1 systems' copies in flight, a group each
+    if (sys + s * W < batch) hybrid_stage<LMAX>(n, lane, (size_t)(sys + s * W) * n, a, b, c, d, mine + s * 4 * P);
+    cp_async_commit();
+  }
+  // stage: the system solved this time round; fill: where the copies of the one STAGES - 1 ahead go, the stage
+  // solved last time round (with one stage, this one's)
+  float *stage = mine, *fill = mine + (STAGES - 1) * 4 * P;
   for (; sys < batch; sys += W) { // the same trip count for every lane of the warp
-    if (sys + W < batch) hybrid_stage<LMAX>(n, lane, (size_t)(sys + W) * n, a, b, c, d, other);
-    cp_async_commit(); // (an empty group when there is no next system: the wait below still means "this one")
-    cp_async_wait<1>(); // this lane's copies of the system to solve have landed ...
-    __syncwarp();       // ... and every lane's
+    int ahead = sys + (STAGES - 1) * W;
+    if (ahead < batch) hybrid_stage<LMAX>(n, lane, (size_t)ahead * n, a, b, c, d, fill);
+    cp_async_commit(); // (an empty group when there is none: the wait below still means "this one")
+    cp_async_wait<STAGES - 1>(); // this lane's copies of the system to solve have landed ...
+    __syncwarp();                // ... and every lane's
     hybrid_solve<LMAX>(n, lane, (size_t)sys * n, stage, x);
     __syncwarp(); // every lane is done with this stage before the next iteration's copies refill it
-    float *t = stage;
-    stage = other;
-    other = t;
+    float *next = STAGES == 2 ? fill : stage + 4 * P == end ? mine : stage + 4 * P; // the next round's (two: a swap)
+    fill = stage;
+    stage = next;
   }
 }
 
@@ -184,28 +194,40 @@ __global__ void GPU_trid_hybrid_big(int n, int batch, const float *__restrict__ 
   D[len - 1] = dL;
 }
 
-// the shared memory GPU_trid_hybrid<LMAX> needs for `warps` warps: two stages of four arrays per warp
-static size_t hybrid_smem(int lmax, int warps) { return (size_t)warps * 2 * 4 * 33 * lmax * sizeof(float); }
+// the shared memory GPU_trid_hybrid<LMAX, STAGES> needs for `warps` warps: `stages` stages of four arrays per warp
+static size_t hybrid_smem(int lmax, int warps, int stages) {
+  return (size_t)warps * stages * 4 * 33 * lmax * sizeof(float);
+}
 
 // a grid of as many blocks as the GPU runs at once (each warp then loops over its systems), or fewer if the
 // batch is smaller
-template <int LMAX> static void launch_hybrid_lmax(const trid_args *t) {
-  size_t shmem = t->n < 64 ? 0 : hybrid_smem(LMAX, t->warps);
-  // blocks per SM, asked once for each (warps, shared memory) of this LMAX: the timed calls ask nothing
+template <int LMAX, int STAGES>
+static void launch_hybrid_lmax(const trid_args *t) {
+  size_t shmem = t->n < 64 ? 0 : hybrid_smem(LMAX, t->warps, STAGES);
+  // blocks per SM, asked once for each (warps, shared memory) of this instance: the timed calls ask nothing
   static int known_warps = 0, sms = 0, per_sm = 0;
   static size_t known_shmem = 0;
   if (known_warps != t->warps || known_shmem != shmem) {
     int dev = 0;
     checkCudaErrors(cudaGetDevice(&dev));
     sms = device_limits(dev)->sms;
-    per_sm = occupancy_blocks_per_sm(GPU_trid_hybrid<LMAX>, dev, 32 * t->warps, shmem);
+    per_sm = occupancy_blocks_per_sm(GPU_trid_hybrid<LMAX, STAGES>, dev, 32 * t->warps, shmem);
     known_warps = t->warps;
     known_shmem = shmem;
   }
   long long blocks = (t->batch + t->warps - 1) / t->warps, fit = (long long)sms * (per_sm > 0 ? per_sm : 1);
   if (blocks > fit) blocks = fit;
-  GPU_trid_hybrid<LMAX><<<(int)blocks, 32 * t->warps, shmem>>>(t->n, t->batch, t->a, t->b, t->c, t->d, t->x);
+  GPU_trid_hybrid<LMAX, STAGES><<<(int)blocks, 32 * t->warps, shmem>>>(t->n, t->batch, t->a, t->b, t->c, t->d, t->x);
   getLastCudaError("GPU_trid_hybrid execution failed");
+}
+
+template <int LMAX>
+static void launch_hybrid_stages(const trid_args *t) {
+  switch (t->stages) {
+  case 1: launch_hybrid_lmax<LMAX, 1>(t); break;
+  case 3: launch_hybrid_lmax<LMAX, 3>(t); break;
+  default: launch_hybrid_lmax<LMAX, 2>(t);
+  }
 }
 
 // the smallest LMAX (rows per lane) that holds n: 2 for n <= 64 (n < 64 takes the short path), up to 32
@@ -218,11 +240,11 @@ static int hybrid_lmax(int n) {
 static void launch_hybrid(void *p) {
   trid_args *t = (trid_args *)p;
   switch (hybrid_lmax(t->n)) {
-  case 2: launch_hybrid_lmax<2>(t); break;
-  case 4: launch_hybrid_lmax<4>(t); break;
-  case 8: launch_hybrid_lmax<8>(t); break;
-  case 16: launch_hybrid_lmax<16>(t); break;
-  case 32: launch_hybrid_lmax<32>(t); break;
+  case 2: launch_hybrid_stages<2>(t); break;
+  case 4: launch_hybrid_stages<4>(t); break;
+  case 8: launch_hybrid_stages<8>(t); break;
+  case 16: launch_hybrid_stages<16>(t); break;
+  case 32: launch_hybrid_stages<32>(t); break;
   default: {
     int blocks = (t->batch + t->warps - 1) / t->warps;
     GPU_trid_hybrid_big<<<blocks, 32 * t->warps>>>(t->n, t->batch, t->a, t->b, t->c, t->d, t->w, t->x);
@@ -233,21 +255,23 @@ static void launch_hybrid(void *p) {
 
 // let every instantiation that fits use more than 48 KB of shared memory (an opt-in since sm_70)
 static void hybrid_allow_smem(int warps, size_t optin) {
-#define ALLOW(L)                                                                                                  \
-  if (hybrid_smem(L, warps) <= optin)                                                                             \
-    checkCudaErrors(cudaFuncSetAttribute(GPU_trid_hybrid<L>, cudaFuncAttributeMaxDynamicSharedMemorySize,         \
-                                         (int)hybrid_smem(L, warps)));
-  ALLOW(2) ALLOW(4) ALLOW(8) ALLOW(16) ALLOW(32)
+#define ALLOW(L, S)                                                                                          \
+  if (hybrid_smem(L, warps, S) <= optin)                                                                     \
+    checkCudaErrors(cudaFuncSetAttribute(GPU_trid_hybrid<L, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, \
+                                         (int)hybrid_smem(L, warps, S)));
+#define ALLOW_STAGES(L) ALLOW(L, 1) ALLOW(L, 2) ALLOW(L, 3)
+  ALLOW_STAGES(2) ALLOW_STAGES(4) ALLOW_STAGES(8) ALLOW_STAGES(16) ALLOW_STAGES(32)
+#undef ALLOW_STAGES
 #undef ALLOW
 }
 
-// -bench: the hybrid at 1, 2, 4, 8 warps per block (those whose shared memory fits), each timed and printed;
-// returns the fastest number of warps and its time in *best
+// -bench without -warps: the hybrid at 1, 2, 4, 8 warps per block (those whose shared memory fits, at its
+// stages), each timed and printed; returns the fastest number of warps and its time in *best
 static int hybrid_best_warps(trid_args *t, int lmax, size_t optin, int reps, double moved, float *best) {
   int best_w = t->warps;
   *best = 1e30f;
   for (int w = 1; w <= 8; w *= 2) {
-    if (lmax <= 32 && hybrid_smem(lmax, w) > optin) continue;
+    if (lmax <= 32 && hybrid_smem(lmax, w, t->stages) > optin) continue;
     t->warps = w;
     hybrid_allow_smem(w, optin);
     float ms = time_median_ms(launch_hybrid, t, 3, reps);

@@ -33,7 +33,7 @@ __global__ void transpose(int rows, int cols, const float *__restrict__ in, floa
 
 // everything a launcher needs, for the checks and the timing helpers
 typedef struct {
-  int n, batch, warps;
+  int n, batch, warps, stages; // GPU_trid_hybrid's warps per block and stages per warp (-warps, -stages)
   const float *a, *b, *c, *d;  // the strided layout
   const float *ai, *bi, *ci, *di; // the interleaved layout
   float *x, *xi, *w;
