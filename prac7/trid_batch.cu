@@ -25,7 +25,8 @@
  * same 20 bytes per unknown (a, b, c, d read, x written), and against the faster cuSPARSE call at this n for a
  * caller with the strided layout (x_gtsv2, peer=strided|interleaved: gtsv2StridedBatch, or
  * gtsvInterleavedBatch with the transposes it needs), and checks the solution each solver's last timed run
- * left (batch/check.cuh).
+ * left (batch/check.cuh; the timings of all but the hybrid are batch/bench_all.cuh). -solver=hybrid checks and
+ * times GPU_trid_hybrid alone (with -bench, against the copy only), as practical 10's tuner runs it.
  *   nvcc -O3 -arch=native -I. -I../common trid_batch.cu trid_gold.c -lcusparse -Xcompiler -fopenmp -o trid_batch
  */
 #define COURSE_STEPS "practical 7, workbook steps 7-10 (beyond the course)"
@@ -47,6 +48,7 @@
 #include "batch/b1_pcr_block.cuh"
 #include "batch/b2_thomas_thread.cuh"
 #include "batch/b3_hybrid.cuh"
+#include "batch/bench_all.cuh"
 #include "batch/check.cuh"
 
 #define MAX_UNKNOWNS (1LL << 28) // n * batch: 1 GiB an array
@@ -62,6 +64,7 @@ static float rng_uniform(void) { // xorshift32: [0, 1)
 int main(int argc, char **argv) {
   int n = 256, batch = 65536, seed = 1, lib = 0, bench = 0, reps = 20, algo = 0;
   int warps = HYBRID_WARPS, stages = HYBRID_STAGES;
+  const char *solver = "all";
   arg_spec opts[] = {
       {"n", ARG_INT, &n, 1, 1 << 24, "unknowns a system"},
       {"batch", ARG_INT, &batch, 1, 1 << 28, "systems"},
@@ -72,13 +75,17 @@ int main(int argc, char **argv) {
       {"algo", ARG_INT, &algo, 0, 2, "gtsvInterleavedBatch's algorithm: 0 Thomas, 1 LU with pivoting, 2 QR"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time every solver (cuSPARSE too) against a device-to-device copy"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions (the median is used)"},
+      {"solver", ARG_WORD, &solver, 0, 0, "all: every solver (and -lib's); hybrid: GPU_trid_hybrid alone (tuning)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  if (strcmp(solver, "all") != 0 && strcmp(solver, "hybrid") != 0) args_fail("-solver=%s: all or hybrid", solver);
+  int all = strcmp(solver, "all") == 0; // hybrid: no PCR, Thomas, cuSPARSE or interleaved layout, checked or timed
+  if (!all && lib) args_fail("-lib adds cuSPARSE's solvers: not with -solver=hybrid");
   if ((long long)n * batch > MAX_UNKNOWNS)
     args_fail("%d systems of %d unknowns are %lld unknowns, more than 2^28", batch, n, (long long)n * batch);
-  if (bench && n < 3) // -bench times cuSPARSE, whose gtsv routines refuse n < 3: say so before any GPU work
+  if (bench && all && n < 3) // -bench times cuSPARSE, whose gtsv routines refuse n < 3: say so before any GPU work
     args_fail("-bench compares with cuSPARSE, whose gtsv routines need n >= 3 (n = %d)", n);
-  if (bench) lib = 1;
+  if (bench && all) lib = 1;
   int lmax = hybrid_lmax(n);
 
   int dev = findCudaDevice(argc, argv);
@@ -102,11 +109,13 @@ int main(int argc, char **argv) {
   }
   size_t N = (size_t)n * batch, bytes = N * sizeof(float);
   int user_sized = args_given(argc, argv, "n") || args_given(argc, argv, "batch");
-  // 5 strided + 5 interleaved arrays, w (2 N floats: Thomas's c', or the big hybrid's chunks), a working copy
-  // for cuSPARSE, and with -bench the copy baseline's two buffers (10 bytes per unknown each)
-  device_memory_check(15 * bytes + (bench ? 6 * bytes : 0), "the systems in both layouts and the workspaces",
-                      user_sized);
+  // 5 strided + 5 interleaved arrays (-solver=hybrid: the strided ones alone), w (2 N floats: Thomas's c', or
+  // the big hybrid's chunks), a working copy for cuSPARSE, and with -bench the copy baseline's two buffers (10
+  // bytes per unknown each)
+  device_memory_check((all ? 15 : 7) * bytes + (bench ? 6 * bytes : 0),
+                      "the systems in both layouts and the workspaces", user_sized);
   printf("%d systems of %d unknowns (%zu in all), random diagonally dominant\n", batch, n, N);
+  if (!all) printf("-solver=hybrid: GPU_trid_hybrid alone, checked%s\n", bench ? " and timed against the copy" : "");
 
   // random diagonally dominant systems; a[0] and c[n-1] of each are 0, as cuSPARSE asks
   float *h_a = (float *)malloc(bytes), *h_b = (float *)malloc(bytes), *h_c = (float *)malloc(bytes);
@@ -123,17 +132,19 @@ int main(int argc, char **argv) {
     h_d[k] = 2.0f * rng_uniform() - 1.0f;
   }
 
-  float *d_a, *d_b, *d_c, *d_d, *d_x, *d_ai, *d_bi, *d_ci, *d_di, *d_xi, *d_w;
+  float *d_a, *d_b, *d_c, *d_d, *d_x, *d_ai = NULL, *d_bi = NULL, *d_ci = NULL, *d_di = NULL, *d_xi = NULL, *d_w;
   checkCudaErrors(cudaMalloc((void **)&d_a, bytes));
   checkCudaErrors(cudaMalloc((void **)&d_b, bytes));
   checkCudaErrors(cudaMalloc((void **)&d_c, bytes));
   checkCudaErrors(cudaMalloc((void **)&d_d, bytes));
   checkCudaErrors(cudaMalloc((void **)&d_x, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_ai, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_bi, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_ci, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_di, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_xi, bytes));
+  if (all) { // the interleaved layout: GPU_thomas_thread's and gtsvInterleavedBatch's
+    checkCudaErrors(cudaMalloc((void **)&d_ai, bytes));
+    checkCudaErrors(cudaMalloc((void **)&d_bi, bytes));
+    checkCudaErrors(cudaMalloc((void **)&d_ci, bytes));
+    checkCudaErrors(cudaMalloc((void **)&d_di, bytes));
+    checkCudaErrors(cudaMalloc((void **)&d_xi, bytes));
+  }
   checkCudaErrors(cudaMalloc((void **)&d_w, 2 * bytes));
   checkCudaErrors(cudaMemcpy(d_a, h_a, bytes, cudaMemcpyHostToDevice));
   checkCudaErrors(cudaMemcpy(d_b, h_b, bytes, cudaMemcpyHostToDevice));
@@ -141,7 +152,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMemcpy(d_d, h_d, bytes, cudaMemcpyHostToDevice));
 
   trid_args t = {n, batch, warps, stages, d_a, d_b, d_c, d_d, d_ai, d_bi, d_ci, d_di, d_x, d_xi, d_w};
-  to_interleaved(&t); // the interleaved copies (xi is written by the solvers before anything reads it)
+  if (all) to_interleaved(&t); // the interleaved copies (xi is written by the solvers before anything reads it)
   hybrid_allow_smem(warps, optin);
 
   // Gold treatment: Thomas in double, every system
@@ -152,17 +163,22 @@ int main(int argc, char **argv) {
   // each solver: on poisoned x and xi (NaN), solve, copy back, check (check_device poisons them again)
   host_sys hs = {h_a, h_b, h_c, h_d, h_x, h_gold};
   checkCudaErrors(cudaMemset(d_x, 0xff, bytes));
-  checkCudaErrors(cudaMemset(d_xi, 0xff, bytes));
+  if (all) checkCudaErrors(cudaMemset(d_xi, 0xff, bytes));
   int nfail = 0;
   solver_check chk[5];
   int nchk = 0;
-  if (n <= PCR_MAX_N) {
+  double resid[4] = {-1.0, -1.0, -1.0, -1.0}; // first-check residuals: PCR, Thomas, cuSPARSE's two (bench_all)
+  if (all && n <= PCR_MAX_N) {
     launch_pcr_block(&t);
-    chk[nchk++] = check_device("GPU_pcr_block", &t, 0, &hs);
+    chk[nchk] = check_device("GPU_pcr_block", &t, 0, &hs);
+    resid[0] = chk[nchk++].resid;
   }
-  launch_thomas_thread(&t);
-  int ith = nchk, ihy = nchk + 1; // where the Thomas and hybrid checks are kept
-  chk[nchk++] = check_device("GPU_thomas_thread", &t, 1, &hs);
+  if (all) {
+    launch_thomas_thread(&t);
+    chk[nchk] = check_device("GPU_thomas_thread", &t, 1, &hs);
+    resid[1] = chk[nchk++].resid;
+  }
+  int ihy = nchk; // where the hybrid's check is kept
   launch_hybrid(&t);
   chk[nchk++] = check_device("GPU_trid_hybrid", &t, 0, &hs);
   char st[40] = ""; // the stages, where they are not the default
@@ -174,7 +190,6 @@ int main(int argc, char **argv) {
   // cuSPARSE: handle and workspaces made once, before anything is timed (m >= 3 is the library's rule)
   lib_args l;
   memset(&l, 0, sizeof(l));
-  double lib_resid[2] = {-1.0, -1.0};
   if (lib && n < 3) {
     printf("cuSPARSE's gtsv routines need n >= 3: not run\n");
     lib = 0;
@@ -184,83 +199,48 @@ int main(int argc, char **argv) {
 
     lib_strided(&l);
     chk[nchk] = check_device("cusparseSgtsv2StridedBatch", &t, 0, &hs);
-    lib_resid[0] = chk[nchk++].resid;
+    resid[2] = chk[nchk++].resid;
 
     l.restore_coeffs = 1;
     l.x = d_xi;
     lib_inter(&l);
     chk[nchk] = check_device("cusparseSgtsvInterleavedBatch", &t, 1, &hs);
-    lib_resid[1] = chk[nchk++].resid;
+    resid[3] = chk[nchk++].resid;
     l.restore_coeffs = lib_writes_coeffs(&l, h_a, h_b, h_c, d_x); // (compared back in the strided layout)
     printf("gtsvInterleavedBatch %s its coefficient arrays\n", l.restore_coeffs ? "overwrites" : "leaves alone");
   }
   for (int q = 0; q < nchk; q++) nfail += !chk[q].ok;
 
-  // step 10: the timings, each solver against the copy of the same 20 bytes per unknown. The peer is the faster
-  // cuSPARSE call for a caller with the strided layout: gtsv2StridedBatch, or gtsvInterleavedBatch plus the
-  // transposes it needs (a, b, c, d in, x out); x_gtsv2 is the peer's time over a solver's, both for that caller
+  // step 10: the timings, each solver against the copy of the same 20 bytes per unknown, the others and the
+  // cuSPARSE peer first (batch/bench_all.cuh; -solver=hybrid: the hybrid and the copy alone)
   const char *timed_bad = NULL; // the first solver whose last timed run left a wrong solution
   if (bench && nfail == 0) {
     double moved = 20.0 * (double)N;
     bench_ref ref = bench_reference(dev, moved, reps);
     char size[64], extra[200];
     snprintf(size, sizeof(size), "%dx%d", n, batch);
-    l.x = d_x;
-    float ms_reset = time_median_ms(lib_strided_reset, &l, 3, reps);
-    float ms_strided = time_median_ms(lib_strided, &l, 3, reps) - ms_reset;
-    check_timed("cusparseSgtsv2StridedBatch (timed)", &t, 0, &hs, &timed_bad);
-    printf("cusparseSgtsv2StridedBatch: %.4f ms with the copy of d into x, %.4f ms for that copy alone\n",
-           ms_strided + ms_reset, ms_reset);
-    l.x = d_xi;
-    float ms_ireset = time_median_ms(lib_inter_reset, &l, 3, reps);
-    float ms_inter = time_median_ms(lib_inter, &l, 3, reps) - ms_ireset;
-    check_timed("cusparseSgtsvInterleavedBatch (timed)", &t, 1, &hs, &timed_bad);
-    printf("cusparseSgtsvInterleavedBatch: %.4f ms with its restores, %.4f ms for the restores alone\n",
-           ms_inter + ms_ireset, ms_ireset);
-    float ms_trans = time_median_ms(launch_transposes, &t, 3, reps);
-    printf("the interleaved layout's transposes (a, b, c, d in, x out): %.4f ms, which a caller with the "
-           "strided layout adds to each interleaved solver\n", ms_trans);
-    int inter_peer = ms_inter + ms_trans < ms_strided;
-    float ms_peer = inter_peer ? ms_inter + ms_trans : ms_strided;
-    const char *peer = inter_peer ? "interleaved" : "strided";
-    printf("the cuSPARSE peer at n = %d: %s, %.4f ms (gtsv2StridedBatch %.4f, gtsvInterleavedBatch + transposes "
-           "%.4f)\n", n, inter_peer ? "gtsvInterleavedBatch + transposes" : "gtsv2StridedBatch", ms_peer, ms_strided,
-           ms_inter + ms_trans);
-
-    snprintf(extra, sizeof(extra), "resid=%.2e", lib_resid[0]);
-    print_bench("7", "cusparse_gtsv2StridedBatch", size, reps, ms_strided, moved, &ref, extra);
-    snprintf(extra, sizeof(extra), "algo=%d resid=%.2e ms_with_transposes=%.4f peer=%s x_gtsv2=%.2f", algo,
-             lib_resid[1], ms_inter + ms_trans, peer, ms_peer / (ms_inter + ms_trans));
-    print_bench("7", "cusparse_gtsvInterleavedBatch", size, reps, ms_inter, moved, &ref, extra);
-    if (n <= PCR_MAX_N) {
-      float ms = time_median_ms(launch_pcr_block, &t, 3, reps);
-      check_timed("GPU_pcr_block (timed)", &t, 0, &hs, &timed_bad);
-      snprintf(extra, sizeof(extra), "resid=%.2e peer=%s x_gtsv2=%.2f", chk[0].resid, peer, ms_peer / ms);
-      print_bench("7", "trid_pcr_block", size, reps, ms, moved, &ref, extra);
-    }
-    float ms_tt = time_median_ms(launch_thomas_thread, &t, 3, reps);
-    check_timed("GPU_thomas_thread (timed)", &t, 1, &hs, &timed_bad);
-    // its own layout is the interleaved one: against the peer, with the transposes a strided caller adds
-    snprintf(extra, sizeof(extra),
-             "layout=interleaved resid=%.2e ms_with_transposes=%.4f peer=%s x_gtsv2=%.2f x_interleaved=%.2f",
-             chk[ith].resid, ms_tt + ms_trans, peer, ms_peer / (ms_tt + ms_trans), ms_inter / ms_tt);
-    print_bench("7", "trid_thomas_thread", size, reps, ms_tt, moved, &ref, extra);
+    peer_times p = {0.0f, 0.0f, 0.0f, ""};
+    if (all) p = bench_all(&t, &l, &hs, &ref, size, reps, moved, resid, &timed_bad);
     // the hybrid at -warps (typed, or the table's), else at 1, 2, 4, 8 warps per block and the best one reported
-    float best;
+    float best = 0.0f;
     int best_w = t.warps;
-    if (warps_typed || tuned)
-      best = time_median_ms(launch_hybrid, &t, 3, reps);
-    else
+    if (!warps_typed && !tuned)
       best_w = hybrid_best_warps(&t, lmax, optin, reps, moved, &best);
+    else if (all) // its ratios to cuSPARSE go on its BENCH line (-solver=hybrid's has none: no second timing)
+      best = time_median_ms(launch_hybrid, &t, 3, reps);
     t.warps = best_w;
     hybrid_allow_smem(best_w, optin);
-    snprintf(extra, sizeof(extra), "warps=%d resid=%.2e peer=%s x_gtsv2=%.2f x_strided=%.2f x_interleaved=%.2f",
-             best_w, chk[ihy].resid, peer, ms_peer / best, ms_strided / best, ms_inter / best);
+    if (all)
+      snprintf(extra, sizeof(extra), "warps=%d resid=%.2e peer=%s x_gtsv2=%.2f x_strided=%.2f x_interleaved=%.2f",
+               best_w, chk[ihy].resid, p.peer, p.ms_peer / best, p.ms_strided / best, p.ms_inter / best);
+    else
+      snprintf(extra, sizeof(extra), "warps=%d stages=%d resid=%.2e solver=hybrid", best_w, t.stages, chk[ihy].resid);
     float ms_h = bench_report(&ref, "7", "trid_hybrid", size, launch_hybrid, &t, reps, moved, extra);
     check_timed("GPU_trid_hybrid (timed)", &t, 0, &hs, &timed_bad);
-    printf("GPU_trid_hybrid: %.2fx the cuSPARSE peer (%s), %.2fx gtsv2StridedBatch, %.2fx gtsvInterleavedBatch "
-           "without its transposes; residual %.2e against cuSPARSE's %.2e and %.2e\n", ms_peer / ms_h, peer,
-           ms_strided / ms_h, ms_inter / ms_h, chk[ihy].resid, lib_resid[0], lib_resid[1]);
+    if (all)
+      printf("GPU_trid_hybrid: %.2fx the cuSPARSE peer (%s), %.2fx gtsv2StridedBatch, %.2fx gtsvInterleavedBatch "
+             "without its transposes; residual %.2e against cuSPARSE's %.2e and %.2e\n", p.ms_peer / ms_h, p.peer,
+             p.ms_strided / ms_h, p.ms_inter / ms_h, chk[ihy].resid, resid[2], resid[3]);
   }
 
   if (lib) lib_close(&l);

@@ -47,13 +47,14 @@ typedef struct {
 } host_sys;
 
 // The solution a solver left in t->x (or, interleaved, in t->xi), copied back and checked; then x and xi are
-// poisoned (NaN), so that whatever runs next must write its own solution to pass its check
+// poisoned (NaN), so that whatever runs next must write its own solution to pass its check (xi is NULL at
+// -solver=hybrid: no interleaved layout)
 static solver_check check_device(const char *name, const trid_args *t, int interleaved, const host_sys *h) {
   size_t bytes = (size_t)t->n * t->batch * sizeof(float);
   if (interleaved) to_layout(t->n, t->batch, t->xi, t->x);
   checkCudaErrors(cudaMemcpy(h->x, t->x, bytes, cudaMemcpyDeviceToHost));
   checkCudaErrors(cudaMemset(t->x, 0xff, bytes));
-  checkCudaErrors(cudaMemset(t->xi, 0xff, bytes));
+  if (t->xi) checkCudaErrors(cudaMemset(t->xi, 0xff, bytes));
   return check_solution(name, t->n, t->batch, h->a, h->b, h->c, h->d, h->x, h->gold);
 }
 
