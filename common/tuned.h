@@ -146,6 +146,28 @@ static inline int tuned_apply_settings(const char *settings, int argc, char **ar
   return 0;
 }
 
+/* The table's file for a GPU key. TUNED_DIR as it is where it is absolute; else found from the program's own path
+ * (argv[0]), not the current folder, so that a program finds its table from wherever it is run: the program's
+ * folder's ../tuned (pracN/PROG), else ../../tuned (pracN/exercises/PROG). A program run by bare name (through
+ * PATH) looks from the current folder, as TUNED_DIR says. */
+static inline void tuned_path(const char *argv0, const char *key, char *path, size_t len) {
+  const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+  if (TUNED_DIR[0] == '/' || !slash) {
+    snprintf(path, len, "%s/%s.txt", TUNED_DIR, key);
+    return;
+  }
+  int dirlen = (int)(slash - argv0);
+  for (int up = 1; up >= 0; up--) { /* ../../tuned first only where ../tuned has no such file: tried last */
+    snprintf(path, len, "%.*s/%s%s/%s.txt", dirlen, argv0, up ? "../" : "", TUNED_DIR, key);
+    FILE *f = fopen(path, "r");
+    if (f && up == 0) {
+      fclose(f);
+      return;
+    }
+    if (f) fclose(f);
+  }
+}
+
 /* What a program calls after parsing its command line and knowing its size: the table of this GPU (gpu_name),
  * the nearest class, its settings applied where the user gave none, and the settings line printed. A table
  * that cannot be read as one is bad input (one line, exit 1), as a bad flag is. Returns 1 when tuned. */
@@ -153,7 +175,7 @@ static inline int tuned_settings(const char *gpu_name, const char *prog, double 
                                  const arg_spec *specs, int nspecs) {
   char key[128], path[512], msg[ARG_MSG_LEN];
   tuned_gpu_key(gpu_name, key, sizeof(key));
-  snprintf(path, sizeof(path), "%s/%s.txt", TUNED_DIR, key);
+  tuned_path(argc > 0 ? argv[0] : NULL, key, path, sizeof(path));
   tuned_pick pick;
   int rc = tuned_read(path, prog, size, &pick, msg, sizeof(msg));
   if (rc == 0 && pick.found) rc = tuned_apply_settings(pick.settings, argc, argv, specs, nspecs, msg, sizeof(msg));
