@@ -75,6 +75,15 @@ static inline const gpu_limits *device_limits(int dev) {
  * driver cannot, or the GPU has no more SMs than the profile): the profile's limits then still shape every
  * choice the program makes, on all the SMs. A later cudaSetDevice returns this thread to the device's
  * primary context, on all its SMs (a multi-GPU program says so). */
+static inline int *gpu_green_flag(void) { /* the SM count of the green context made, 0 while none */
+  static int sms_made = 0;
+  return &sms_made;
+}
+/* whether this process runs in a green context that gpu_restrict_sms made: a green context can be current to one
+ * host thread at a time (cuGreenCtxCreate's documentation), so a program that launches from many threads needs to
+ * know */
+static inline int gpu_green_context(void) { return *gpu_green_flag(); }
+
 static inline int gpu_restrict_sms(int dev, int sms) {
   typedef CUresult (*get_t)(CUdevice *, int);
   typedef CUresult (*res_t)(CUdevice, CUdevResource *, CUdevResourceType);
@@ -108,7 +117,7 @@ static inline int gpu_restrict_sms(int dev, int sms) {
       green_create(&green, desc, cu_dev, CU_GREEN_CTX_DEFAULT_STREAM) != CUDA_SUCCESS ||
       from_green(&ctx, green) != CUDA_SUCCESS || set_current(ctx) != CUDA_SUCCESS)
     return 0;
-  return (int)part.sm.smCount;
+  return *gpu_green_flag() = (int)part.sm.smCount;
 }
 
 /* ---- the peak device memory of a run ----------------------------------------------------------------

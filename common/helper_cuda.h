@@ -130,8 +130,11 @@ static inline int findCudaDevice(int argc, char **argv) {
     gpu_limits_describe(g, what, sizeof(what));
 #ifdef NO_GREEN_CONTEXT
     /* a program that defines NO_GREEN_CONTEXT (the reason, a string) keeps the profile's limits but not its SM
-     * count: a green context is a reduced one, whose streams are all non-blocking and which has no per-thread
-     * default stream, so a program about the default stream's meanings (prac11) cannot run in one */
+     * count. A green context is a reduced one: it can be current to one host thread at a time (cuGreenCtxCreate's
+     * documentation), and on an H100 (2026-11-27, prac11 under the t4 profile) its legacy default stream did not
+     * order the other streams' kernels (stream_legacy: 8 of 8 overlapped) and its per-thread default stream was
+     * an invalid handle (cudaErrorInvalidResourceHandle). A program about the default stream's two meanings or
+     * launching from many threads (prac11) cannot run in one. */
     printf("; GPU profile %s, running on all %d SMs (no green context: %s)", what, prop.multiProcessorCount,
            NO_GREEN_CONTEXT);
 #else

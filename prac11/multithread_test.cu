@@ -18,8 +18,8 @@
  *   nvcc ... --default-stream per-thread (the same line) ... -o multithread_per_thread
  */
 #define COURSE_STEPS "practical 11, workbook steps 1, 2 and 5 (course steps 7-8, and step 4's stamps)"
-// under a GPU profile (make check-profiles) the profile's limits, but not a green context of its SMs: a green
-// context's streams are all non-blocking and it has no per-thread default stream, and this program is about both
+// under a GPU profile the profile's limits, but no green context of its SMs: a green context can be current to one
+// host thread at a time, and its default streams are not this program's two (see stream_test.cu)
 #define NO_GREEN_CONTEXT "the default stream has its two meanings only outside one"
 #include <math.h>
 #include <omp.h>
@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   FILE *timeline_file = prac11_timeline_open(timeline);
-  findCudaDevice(argc, argv);
+  int dev = findCudaDevice(argc, argv);
   size_t bytes = sizeof(float) * (size_t)n;
   device_memory_check(num_threads * bytes, "the threads' arrays",
                       args_given(argc, argv, "n") || args_given(argc, argv, "threads"));
@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaEventCreate(&k_end[i]));
   }
   int thread_of[PRAC11_K_MAX]; // which OpenMP thread ran each iteration
-  // step 2: two stamps per kernel, zeroed (0: not written) and done with before the course's timer starts
+  // workbook step 2: two stamps per kernel, zeroed (0: not written) and done with before the course's timer starts
   unsigned long long *d_stamps;
   checkCudaErrors(cudaMalloc((void **)&d_stamps, 2 * num_threads * sizeof(*d_stamps)));
   checkCudaErrors(cudaMemset(d_stamps, 0, 2 * num_threads * sizeof(*d_stamps)));
@@ -90,7 +90,10 @@ int main(int argc, char **argv) {
   // the per-thread build that makes its default stream), so that the course's time is the kernels', not start-up's
   omp_set_num_threads(num_threads);
 #pragma omp parallel for
-  for (int i = 0; i < num_threads; i++) checkCudaErrors(cudaStreamQuery(0)); // idle: cudaSuccess
+  for (int i = 0; i < num_threads; i++) { // a new host thread's device is 0 until it says otherwise (-device=N)
+    checkCudaErrors(cudaSetDevice(dev));
+    checkCudaErrors(cudaStreamQuery(0)); // idle: cudaSuccess
+  }
 
   // initialise CUDA timing, and start the timer before the allocations, as the course does
   float milli;
@@ -98,7 +101,7 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaEventCreate(&stop));
   checkCudaErrors(cudaEventRecord(start));
 
-  // step 7: as many OpenMP threads as iterations, an array each
+  // course step 7: as many OpenMP threads as iterations, an array each
   omp_set_num_threads(num_threads);
   float *data[PRAC11_K_MAX];
   for (int i = 0; i < num_threads; i++) checkCudaErrors(cudaMalloc((void **)&data[i], bytes));
@@ -117,9 +120,10 @@ int main(int argc, char **argv) {
     // still run at once on the GPU.
 #pragma omp critical(prac11_launch)
     {
+      checkCudaErrors(cudaSetDevice(dev)); // as in the warm-up: OpenMP need not give this loop the same threads
       checkCudaErrors(cudaMemsetAsync(data[i], 0xff, bytes, 0));
       checkCudaErrors(cudaEventRecord(k_begin[i], 0));
-      // launch one worker kernel per thread, on its default stream (step 8)
+      // launch one worker kernel per thread, on its default stream (course step 8)
       kernel<<<1, 64>>>(data[i], n, d_stamps + 2 * i);
       getLastCudaError("kernel execution failed");
       checkCudaErrors(cudaEventRecord(k_end[i], 0));

@@ -14,11 +14,13 @@
  *      and events (pipeline.cuh: no copy overwrites a buffer still in use, nothing waits that need not)
  * Each is held against its bound, measured in the same run from one chunk's copies (in, out, both at once: they
  * share the PCIe link) and kernel. Try -work=500 and 8000 (which stage limits?), -buffers=2 and 1, -chunks=4.
+ * Step 5: -timeline=FILE runs versions 0 (pinned) and 2 once more each, untimed, with an event pair around each
+ * chunk's copy-in, kernel and copy-out, written as CSV (prac11_timeline.cuh) for timeline.py to draw.
  *   nvcc -O3 -arch=native -I../common pipeline.cu prac11_gold.c -o pipeline
  * The exercise (make exercises): built with -DEXERCISE as exercises/pipeline, version 2's loop body is the
  * learner's, exercises/pipeline_issue.cuh.
  */
-#define COURSE_STEPS "practical 11, workbook step 4 (course step 6)"
+#define COURSE_STEPS "practical 11, workbook steps 4 and 5 (course step 6)"
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(step 4)s in exercises/pipeline_issue.cuh"
 #endif
@@ -31,7 +33,7 @@
 #include "gold_check.h"
 #include "helper_cuda.h"
 #include "timing.h"
-#include "pipeline.cuh" // the input, the gold, the bounds and the schedule check (plain C, tested by tests/)
+#include "pipeline.cuh" // the input, the gold, the bounds, the schedule check (plain C, tested by tests/), step 5's CSV
 
 #define PIPE_BLOCK 256 // threads per block: any size works, the samples are independent
 
@@ -61,6 +63,7 @@ typedef struct {
   cudaEvent_t in_done[PIPE_BUF_MAX], comp_done[PIPE_BUF_MAX], out_done[PIPE_BUF_MAX];
   pipe_call *calls; // version 2's calls, as issued in its first run
   int ncalls, cap, tracing;
+  prac11_marks_t *marks; // -timeline (NULL: none): the event pairs around each stage of each chunk (step 5)
 } pipe_t;
 
 // ---- version 2's calls: each makes one CUDA call and notes it, so that the schedule can be checked -------------
@@ -92,20 +95,31 @@ static void note(pipe_t *p, int op, int chunk, int stream, int event) { // befor
   c->op = op, c->chunk = chunk, c->stream = stream, c->event = event;
 }
 
+// chunk n's stage op on device buffer b, in stream s: PIPE_IN copies it in from the host, PIPE_KERNEL runs the
+// kernel on it, PIPE_OUT copies it back; in a run that -timeline records, between an event pair in s (step 5)
+static void stage(pipe_t *p, int op, int n, int b, cudaStream_t s) {
+  int who = s == 0 ? 0 : 1 + stream_no(p, s); // the CSV's streams: 0 the default one, then s_in, s_comp, s_out
+  float *d = p->d_buf[b], *in = p->h_in + n * p->n, *out = p->h_out + n * p->n;
+  prac11_mark(p->marks, 3 * n + op, 0, s, who);
+  if (op == PIPE_IN) checkCudaErrors(cudaMemcpyAsync(d, in, p->bytes, cudaMemcpyHostToDevice, s));
+  if (op == PIPE_KERNEL) launch(d, p->n, p->work, s);
+  if (op == PIPE_OUT) checkCudaErrors(cudaMemcpyAsync(out, d, p->bytes, cudaMemcpyDeviceToHost, s));
+  prac11_mark(p->marks, 3 * n + op, 1, s, who);
+}
 // cudaMemcpyAsync of chunk n from the host to its buffer, d_buf[n % nbuf], in stream s
 static void copy_in(pipe_t *p, int n, cudaStream_t s) {
   note(p, PIPE_IN, n, stream_no(p, s), 0);
-  checkCudaErrors(cudaMemcpyAsync(p->d_buf[n % p->nbuf], p->h_in + n * p->n, p->bytes, cudaMemcpyHostToDevice, s));
+  stage(p, PIPE_IN, n, n % p->nbuf, s);
 }
 // the kernel on chunk n's buffer, in stream s
 static void compute(pipe_t *p, int n, cudaStream_t s) {
   note(p, PIPE_KERNEL, n, stream_no(p, s), 0);
-  launch(p->d_buf[n % p->nbuf], p->n, p->work, s);
+  stage(p, PIPE_KERNEL, n, n % p->nbuf, s);
 }
 // cudaMemcpyAsync of chunk n's buffer back to the host, in stream s
 static void copy_out(pipe_t *p, int n, cudaStream_t s) {
   note(p, PIPE_OUT, n, stream_no(p, s), 0);
-  checkCudaErrors(cudaMemcpyAsync(p->h_out + n * p->n, p->d_buf[n % p->nbuf], p->bytes, cudaMemcpyDeviceToHost, s));
+  stage(p, PIPE_OUT, n, n % p->nbuf, s);
 }
 // cudaEventRecord(e, s): e stands for all the work issued to s so far ([[maybe_unused]]: the exercise's starting
 // file calls neither this nor wait_event)
@@ -151,11 +165,8 @@ static const char *ver_prog[NVER] = {"pipeline_serial", "pipeline_course_legacy"
 // version 0: a chunk at a time, all on the legacy default stream. From pageable memory each copy returns only
 // once its data has been staged; from pinned memory the host queues them all and the GPU runs them in order
 static void serial_loop(pipe_t *p) {
-  for (int n = 0; n < p->chunks; n++) {
-    checkCudaErrors(cudaMemcpyAsync(p->d_buf[0], p->h_in + n * p->n, p->bytes, cudaMemcpyHostToDevice, 0));
-    launch(p->d_buf[0], p->n, p->work, 0);
-    checkCudaErrors(cudaMemcpyAsync(p->h_out + n * p->n, p->d_buf[0], p->bytes, cudaMemcpyDeviceToHost, 0));
-  }
+  for (int n = 0; n < p->chunks; n++)
+    for (int op = PIPE_IN; op <= PIPE_OUT; op++) stage(p, op, n, 0, 0); // copy in, kernel, copy out; buffer 0
 }
 
 // version 1, as the course words it: at step n, stream 1 (s_comp) processes chunk n while the default stream
@@ -194,24 +205,29 @@ static void run_version(pipe_t *p, int v) {
 
 // A version's median time over reps runs after a warm-up (version 2's calls noted in it), each run from poison
 // (0xff bytes, a NaN) in the host's outputs and the device buffers, its time from events on the legacy default
-// stream: the streams are blocking ones (cudaStreamCreate), so the events bracket all their work
+// stream: the streams are blocking ones (cudaStreamCreate), so the events bracket all their work. With -timeline,
+// versions 0 (pinned) and 2 run once more, untimed, to record the event pairs: two calls more per stage, on the
+// host between the stages, which the timed runs are spared
 static float time_version(pipe_t *p, int v, int reps) {
   float t[50], ms = 0.0f;
+  int extra = p->marks != NULL && (v == SERIAL_PINNED || v == PIPELINED); // the run -timeline records
   cudaEvent_t start, stop;
   checkCudaErrors(cudaEventCreate(&start));
   checkCudaErrors(cudaEventCreate(&stop));
-  for (int r = -1; r < reps; r++) {
+  for (int r = -1; r < reps + extra; r++) {
     memset(p->h_out, 0xff, p->chunks * p->bytes);
     for (int b = 0; b < p->nalloc; b++) checkCudaErrors(cudaMemset(p->d_buf[b], 0xff, p->bytes));
     checkCudaErrors(cudaDeviceSynchronize());
     p->tracing = r < 0 && v == PIPELINED;
+    prac11_marks_on(p->marks, r == reps);
     checkCudaErrors(cudaEventRecord(start, 0));
     run_version(p, v);
     checkCudaErrors(cudaEventRecord(stop, 0));
     checkCudaErrors(cudaEventSynchronize(stop));
     checkCudaErrors(cudaEventElapsedTime(&ms, start, stop));
-    if (r >= 0) t[r] = ms;
+    if (r >= 0 && r < reps) t[r] = ms;
   }
+  prac11_marks_write(p->marks, start, ver_prog[v]); // where the last run recorded
   p->tracing = 0;
   checkCudaErrors(cudaEventDestroy(start));
   checkCudaErrors(cudaEventDestroy(stop));
@@ -237,21 +253,15 @@ static void one_kernel(void *a) { // in place, again and again: the values grow 
   launch(p->d_buf[0], p->n, p->work, 0);
 }
 
-typedef struct {
-  float ms;
-  size_t nbad;
-  long long first; // the first bad value's index in all the chunks
-  int ran;
-} ver_result;
-
-static ver_result run_and_check(pipe_t *p, int v, int reps) {
-  ver_result r = {time_version(p, v, reps), 0, -1, 1};
-  r.nbad = pipe_check(p->h_out, 0, p->chunks * p->n, p->work, &r.first); // the last timed run's output
+static pipe_result run_and_check(pipe_t *p, int v, int reps) {
+  pipe_result r = {time_version(p, v, reps), 0, -1, 1};
+  r.nbad = pipe_check(p->h_out, 0, p->chunks * p->n, p->work, &r.first); // the last run's (-timeline: recorded)
   return r;
 }
 
 int main(int argc, char **argv) {
   int chunks = 32, mb = 8, nbuf = 3, work = 2000, reps = 5;
+  const char *timeline = NULL;
   long long n = (long long)mb << 18;
   arg_spec opts[] = {
       {"chunks", ARG_INT, &chunks, 1, 1024, "chunks streamed through the GPU"},
@@ -260,6 +270,7 @@ int main(int argc, char **argv) {
       {"buffers", ARG_INT, &nbuf, 1, PIPE_BUF_MAX, "device buffers of a chunk in rotation (version 1 uses 2 at least)"},
       {"work", ARG_INT, &work, 1, 100000, "filter steps (FMAs) per sample: the kernel's time per chunk"},
       {"reps", ARG_INT, &reps, 1, 50, "timed runs of each version, after a warm-up: the median is shown"},
+      {"timeline", ARG_WORD, &timeline, 0, 0, "step 5: write versions 0 (pinned) and 2's stages to this CSV file"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   int user_sized = args_given(argc, argv, "n") || args_given(argc, argv, "mb") || args_given(argc, argv, "buffers");
@@ -267,10 +278,12 @@ int main(int argc, char **argv) {
   if (!args_given(argc, argv, "n")) n = (long long)mb << 18;
   if (chunks * n > (1LL << 28))
     args_fail("-chunks=%d of %lld floats: %lld floats each way, more than 2^28 (1 GiB)", chunks, n, chunks * n);
-  findCudaDevice(argc, argv);
-
   pipe_t p;
   memset(&p, 0, sizeof(p));
+  p.marks = prac11_marks_open(timeline, 3 * chunks); // -timeline: a path that cannot be written is bad input
+  int copy_engines = 0;
+  checkCudaErrors(cudaDeviceGetAttribute(&copy_engines, cudaDevAttrAsyncEngineCount, findCudaDevice(argc, argv)));
+
   p.chunks = chunks, p.nbuf = nbuf, p.nalloc = nbuf > 2 ? nbuf : 2, p.work = work;
   p.n = (size_t)n, p.bytes = sizeof(float) * p.n;
   size_t total = chunks * p.bytes; // each way
@@ -290,7 +303,7 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaEventCreateWithFlags(&p.comp_done[b], cudaEventDisableTiming));
     checkCudaErrors(cudaEventCreateWithFlags(&p.out_done[b], cudaEventDisableTiming));
   }
-  ver_result res[NVER] = {{0.0f, 0, -1, 0}}; // ran = 0: left out until run
+  pipe_result res[NVER] = {{0.0f, 0, -1, 0}}; // ran = 0: left out until run
 
   // versions 0 and 1 from pageable memory (malloc)
   p.h_in = (float *)malloc(total), p.h_out = (float *)malloc(total);
@@ -310,7 +323,7 @@ int main(int argc, char **argv) {
     (void)cudaGetLastError(); // an allocation failure is no sticky error: clear it and go on
     if (e1 == cudaSuccess) checkCudaErrors(cudaFreeHost(p.h_in));
   }
-  pipe_bounds bd = {0, 0, 0, "", ""};
+  pipe_bounds bd = {0, 0, 0, 0, "", ""};
   float in_ms = 0, out_ms = 0, both_ms = 0, k_ms = 0;
   int sched = 0; // pipe_schedule's verdict on version 2's calls
   char why[300] = "";
@@ -328,19 +341,10 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaFreeHost(p.h_out));
   }
 
-  // the bounds, each version against them, and why version 1 does or does not overlap
-  if (!skip[0]) {
-    double GB = p.bytes / 1e9;
-    printf("one chunk, pinned host memory (median of %d):\n", reps);
-    printf("  copy in             %9.4f ms  %6.1f GB/s\n", in_ms, GB / (in_ms * 1e-3));
-    printf("  copy out            %9.4f ms  %6.1f GB/s\n", out_ms, GB / (out_ms * 1e-3));
-    printf("  in and out at once  %9.4f ms  %6.1f GB/s both ways together (two streams)\n", both_ms,
-           2 * GB / (both_ms * 1e-3));
-    printf("  kernel              %9.4f ms\n", k_ms);
-    printf("bound: naive %d x max(in, kernel, out) = %.3f ms; link %d x (bytes in + out) / both-ways rate = %.3f ms;"
-           " the bound %.3f ms (%s)\n",
-           chunks, bd.naive_ms, chunks, bd.link_ms, bd.bound_ms, bd.limit);
-  } else
+  // the bounds (pipeline.cuh prints them), each version against them, and why version 1 does or does not overlap
+  if (!skip[0])
+    pipe_print_bounds(chunks, p.bytes, reps, in_ms, out_ms, both_ms, k_ms, bd, copy_engines);
+  else
     printf("pinned host memory: SKIP (%s): no bounds, no versions 0 pinned and 2\n", skip);
   printf("%-44s %10s %11s %9s  %s\n", "version", "ms", "% of bound", "x serial", "check");
   char size[64], extra[400];
@@ -357,14 +361,7 @@ int main(int argc, char **argv) {
          "the copies (step 1): nothing overlaps\n");
   printf("1, per-thread: the copies wait for nothing, so kernel n runs while chunks n-1 and n+1 are copied; but "
          "pageable copies go through a staging buffer, one at a time, and the host waits for each\n");
-  if (!skip[0]) {
-    printf("2: its schedule, checked from its %d calls by the rules of streams and events (no timing): %s\n", p.ncalls,
-           sched ? why
-                 : "each chunk in, computed, out in order, no buffer reused too early, and at each step the "
-                   "copy-in of chunk n+1, the kernel of chunk n and the copy-out of chunk n-1 free to run at once");
-    printf("goal (issue 45): version 2 within 10 %% of its bound: %.1f %% of it (a GPU's figure, no verdict)\n",
-           100.0 * res[PIPELINED].ms / bd.bound_ms);
-  }
+  if (!skip[0]) pipe_print_schedule(p.ncalls, sched, why, 100.0 * res[PIPELINED].ms / bd.bound_ms); // and the goal
   for (int v = 0; v < NVER; v++) {
     if (!res[v].ran) continue;
     int k = snprintf(extra, sizeof(extra), "chunks=%d floats=%zu work=%d buffers=%d x_serial=%.2f", chunks, p.n, work,
@@ -387,6 +384,7 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < PIPE_STREAMS; i++) checkCudaErrors(cudaStreamDestroy(*streams[i]));
   free(p.calls);
+  prac11_marks_close(p.marks); // -timeline: the file closed, and what it holds
 
   // the verdict: a race in version 2's schedule, then any value off the gold, then a wait that need not be
   if (sched == 1) return result_check(0, "%s", why);

@@ -1,7 +1,9 @@
 /*
  * pipeline.cuh -- practical 11, step 4: the arithmetic of pipeline.cu, plain C (header only), so that
  * tests/test_prac11.c checks it with gcc and no GPU: the input and the filter's gold, the tolerance and why, the
- * bounds a pipelined loop is held against, and the check of a schedule's streams and events (no timing in it).
+ * bounds a pipelined loop is held against, and the check of a schedule's streams and events (no timing in it);
+ * the lines that print the bounds and the schedule's verdict. Step 5's CSV and event pairs, for -timeline, are
+ * prac11_timeline.cuh's, without its kernel stamps (step 2), which pipeline.cu has no use for.
  */
 #ifndef PIPELINE_CUH
 #define PIPELINE_CUH
@@ -10,6 +12,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#define PRAC11_TIMELINE_NO_STAMPS
+#include "prac11_timeline.cuh"
 
 #define PIPE_A 0.75f   /* the filter's feedback: y = A y + x / 2, work times, from y = x */
 #define PIPE_BUF_MAX 8 /* device buffers in rotation at most (-buffers=) */
@@ -47,9 +52,13 @@ static inline size_t pipe_check(const float *y, size_t first, size_t count, int 
 
 /* The bounds, from one chunk's times: in, kernel, out alone, and both (one chunk in and one out at once, two
  * streams). Naive: chunks x the slowest stage, as if the three overlapped perfectly. Link: in and out share the
- * PCIe link, so chunks x both: (bytes in + bytes out) / the both-ways rate. The bound is the larger. */
+ * PCIe link, so chunks x both: (bytes in + bytes out) / the both-ways rate. The bound is the larger: the steady
+ * state's, the issue's goal. Fill and drain: the first chunk's copy-in overlaps no copy-out and the last copy-out no
+ * copy-in, so the link needs in + out + (chunks - 1) x both at least; and each stage s, chunks x its time, waits
+ * for the first chunk's stages before it and is followed by the last chunk's after it (in + chunks x kernel + out,
+ * ...). fill_ms, the largest of these four, is a bound no schedule can beat. */
 typedef struct {
-  double naive_ms, link_ms, bound_ms;
+  double naive_ms, link_ms, bound_ms, fill_ms;
   const char *limit, *key; /* what sets the bound ("copy in", "the kernel", "copy out", "the link, both ways"), and
                               its one word for BENCH lines: in, kernel, out, link */
 } pipe_bounds;
@@ -64,7 +73,38 @@ static inline pipe_bounds pipe_bound(int chunks, double in_ms, double kernel_ms,
   b.link_ms = chunks * both_ms;
   b.bound_ms = b.naive_ms;
   if (b.link_ms > b.naive_ms) b.bound_ms = b.link_ms, b.limit = "the link, both ways", b.key = "link";
+  double fd[4] = {in_ms + out_ms + (chunks - 1) * both_ms, chunks * in_ms + kernel_ms + out_ms,
+                  in_ms + chunks * kernel_ms + out_ms, in_ms + kernel_ms + chunks * out_ms};
+  b.fill_ms = fd[0];
+  for (int i = 1; i < 4; i++)
+    if (fd[i] > b.fill_ms) b.fill_ms = fd[i];
   return b;
+}
+
+/* One version's result: its median time, its values outside the tolerance, the first of them (its index in all the
+ * chunks; -1: none), and whether it ran (0: left out) */
+typedef struct {
+  float ms;
+  size_t nbad;
+  long long first;
+  int ran;
+} pipe_result;
+
+/* The bounds' lines: one chunk's copies (pinned host memory) and kernel, each the median of reps runs, with the
+ * copies' rates, then chunks x them (pipe_bound) */
+static inline void pipe_print_bounds(int chunks, size_t bytes, int reps, double in_ms, double out_ms, double both_ms,
+                                     double k_ms, pipe_bounds bd, int copy_engines) {
+  double GB = bytes / 1e9;
+  // asyncEngineCount: 1, a copy goes one way at a time and in and out cannot overlap at all; 2, both at once
+  printf("one chunk, pinned host memory (median of %d; the GPU's copy engines: %d):\n", reps, copy_engines);
+  printf("  copy in             %9.4f ms  %6.1f GB/s\n", in_ms, GB / (in_ms * 1e-3));
+  printf("  copy out            %9.4f ms  %6.1f GB/s\n", out_ms, GB / (out_ms * 1e-3));
+  printf("  in and out at once  %9.4f ms  %6.1f GB/s both ways together (two streams)\n", both_ms,
+         2 * GB / (both_ms * 1e-3));
+  printf("  kernel              %9.4f ms\n", k_ms);
+  printf("bound: naive %d x max(in, kernel, out) = %.3f ms; link %d x (bytes in + out) / both-ways rate = %.3f ms;"
+         " the bound %.3f ms (%s); with the fill and drain no schedule avoids, %.3f ms\n",
+         chunks, bd.naive_ms, chunks, bd.link_ms, bd.bound_ms, bd.limit, bd.fill_ms);
 }
 
 /* A schedule, as issued: each call of the loop in order. Streams are 0..PIPE_STREAMS-1, events any small index. */
@@ -146,6 +186,16 @@ static inline int pipe_schedule(const pipe_call *calls, int ncalls, int chunks, 
 #undef PIPE_BEFORE
   free(clock), free(where), free(seq);
   return rc;
+}
+
+/* Version 2's schedule line, pipe_schedule's verdict (sched, why) on its ncalls calls; then the issue's goal line,
+ * pct: its time in % of its bound */
+static inline void pipe_print_schedule(int ncalls, int sched, const char *why, double pct) {
+  printf("2: its schedule, checked from its %d calls by the rules of streams and events (no timing): %s\n", ncalls,
+         sched ? why
+               : "each chunk in, computed, out in order, no buffer reused too early, and at each step the "
+                 "copy-in of chunk n+1, the kernel of chunk n and the copy-out of chunk n-1 free to run at once");
+  printf("the workbook's goal: version 2 within 10 %% of its bound: %.1f %% of it (a GPU's figure, no verdict)\n", pct);
 }
 
 #endif /* PIPELINE_CUH */

@@ -29,7 +29,8 @@ typedef struct {
   int overlapped, k;                                   // kernels whose interval overlaps another's, of k
   double ev_begin[PRAC11_K_MAX], ev_end[PRAC11_K_MAX]; // by the events: ms from the course's start event
   double gt_begin[PRAC11_K_MAX], gt_end[PRAC11_K_MAX]; // step 2, by %globaltimer: ms from the earliest start
-  prac11_stamps_t gt;                                  // its missing stamps and the resolution seen
+  prac11_stamps_t gt;                                  // its missing stamps
+  long long gt_step_ns;                                // %globaltimer's step, measured (0: it never changed)
   int gt_overlapped;                                   // kernels that overlap another by %globaltimer
 } prac11_report_t;
 
@@ -76,6 +77,34 @@ static prac11_report_t prac11_report(float *const *data, int k, int n, const cha
   return r;
 }
 
+
+// %globaltimer's own step, measured after the run (untimed): one thread reads the timer over and over and keeps
+// the smallest nonzero change it sees, over at most 2^20 reads or 64 changes. A loop slower than the step sees
+// a multiple of it: so the step is that or finer. 0: the timer never changed
+__global__ void prac11_timer_step_kernel(unsigned long long *out) {
+  unsigned long long last, t, best = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(last));
+  for (int i = 0, changes = 0; i < (1 << 20) && changes < 64; i++) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (t != last) {
+      if (best == 0 || t - last < best) best = t - last;
+      last = t;
+      changes++;
+    }
+  }
+  *out = best;
+}
+
+static long long prac11_timer_step_ns(void) {
+  unsigned long long *d_step, step = 0;
+  checkCudaErrors(cudaMalloc((void **)&d_step, sizeof(*d_step)));
+  prac11_timer_step_kernel<<<1, 1>>>(d_step);
+  getLastCudaError("prac11_timer_step_kernel execution failed");
+  checkCudaErrors(cudaMemcpy(&step, d_step, sizeof(step), cudaMemcpyDeviceToHost));
+  checkCudaErrors(cudaFree(d_step));
+  return (long long)step;
+}
+
 // Step 2: each kernel's own start and end stamps (d_stamps: two per kernel), one line per kernel beside its
 // events' interval, each in ms from the earliest start by the same clock; then the overlaps they show, and the
 // timer's resolution seen. who_name, who[i]: kernel i's stream or host thread
@@ -92,7 +121,7 @@ static void prac11_stamps_report(const unsigned long long *d_stamps, const char 
   for (int i = 0; i < k; i++) {
     printf("kernel %d (%s %d): ", i, who_name, who[i]);
     unsigned long long b = h_stamps[2 * i], e = h_stamps[2 * i + 1];
-    if (b == 0 || e == 0 || e < b)
+    if (b == 0 || e == 0 || e <= b)
       printf("no whole pair of stamps (start %llu, end %llu ns)", b, e);
     else if (r->gt.missing)
       printf("stamps %llu to %llu ns", b, e);
@@ -105,21 +134,18 @@ static void prac11_stamps_report(const unsigned long long *d_stamps, const char 
     return;
   }
   // How the timer reaches each SM is not documented: two stamps read on two SMs within one of its steps need not
-  // be in the order they were taken. So an overlap no longer than the step seen is not counted (each end is taken
-  // one step earlier): a legacy build's next kernel may start microseconds after the last one ended
+  // be in the order they were taken. So an overlap no longer than the timer's step is not counted (each end is
+  // taken one step earlier): a legacy build's next kernel may start microseconds after the last one ended
+  r->gt_step_ns = prac11_timer_step_ns();
   double end_less[PRAC11_K_MAX];
-  for (int i = 0; i < k; i++) end_less[i] = fmax(r->gt_begin[i], r->gt_end[i] - r->gt.step_ns * 1e-6);
+  for (int i = 0; i < k; i++) end_less[i] = fmax(r->gt_begin[i], r->gt_end[i] - r->gt_step_ns * 1e-6);
   r->gt_overlapped = prac11_overlap(r->gt_begin, end_less, k).overlapped;
   prac11_concurrency c = prac11_overlap(r->gt_begin, r->gt_end, k);
-  printf("%d of %d kernels overlapped by %%globaltimer (by more than its resolution seen); their own times sum to "
+  printf("%d of %d kernels overlapped by %%globaltimer (by more than its step); their own times sum to "
          "%.3f ms, the kernels spanning %.3f ms: %.2f kernels at once on average\n",
          r->gt_overlapped, k, c.sum_ms, c.span_ms, c.span_ms > 0 ? c.sum_ms / c.span_ms : 0.0);
-  if (r->gt.step_ns)
-    printf("%%globaltimer resolution seen: %.3f us (the smallest nonzero step between any two of its %d stamps: the "
-           "timer's own step is that or finer)\n",
-           r->gt.step_ns * 1e-3, 2 * k);
-  else
-    printf("%%globaltimer resolution seen: none (its %d stamps were all equal)\n", 2 * k);
+  printf("%%globaltimer step: %.3f us (the smallest change one thread saw, reading it in a loop: the step is that "
+         "or finer)\n", r->gt_step_ns * 1e-3);
 }
 
 // Step 5: -timeline=FILE (f, opened by prac11_timeline_open; NULL: none), a row per kernel and source
@@ -140,7 +166,7 @@ static int prac11_verdict(const prac11_report_t *r, int n, const char *what) {
                         (size_t)r->k * n, what, r->bad, r->first);
   if (r->gt.missing)
     return result_check(0,
-                        "%d of %d kernels have no start and end stamps (a 0, or an end before its start), the "
+                        "%d of %d kernels have no start and end stamps (a 0, or an end not after its start), the "
                         "first kernel %d",
                         r->gt.missing, r->k, r->gt.first_missing);
 #ifndef CUDA_API_PER_THREAD_DEFAULT_STREAM

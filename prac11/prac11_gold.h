@@ -26,8 +26,8 @@ void prac11_gold(float *x, int n);
 
 /*
  * The GPU's x against the gold's: the values that differ, and the first (its index in *first, -1 if none).
- * A value agrees when it is the gold's exactly (+inf against +inf included) or when both are finite and within
- * one float ulp of it: |x - gold| <= FLT_EPSILON |gold|. Why one ulp: the GPU's pow is CUDA's (within 2 ulp
+ * A value agrees when it is the gold's exactly (+inf against +inf included) or when both are finite and x is
+ * the float next to it, one ulp up or down (nextafterf). Why one ulp: the GPU's pow is CUDA's (within 2 ulp
  * in double, the CUDA Programming Guide's table), the gold's is the C library's, so the two doubles may differ
  * in their last bits, and rounding them to float then gives the same float or its neighbour. NaN always
  * fails, and so does a finite value against +inf (FLT_MAX, the float below the overflow, included): a kernel

@@ -27,8 +27,8 @@
 #ifdef EXERCISE // the verdict names the file to finish (defined before gold_check.h reads it)
 #define EXERCISE_TODO "fill in the TODO(step 2)s in exercises/stamps.cuh"
 #endif
-// under a GPU profile (make check-profiles) the profile's limits, but not a green context of its SMs: a green
-// context's streams are all non-blocking and it has no per-thread default stream, and this program is about both
+// under a GPU profile (make check-profiles) the profile's limits, but no green context of its SMs: in one, on an
+// H100, the legacy default stream did not order the streams' kernels and the per-thread one was an invalid handle
 #define NO_GREEN_CONTEXT "the default stream has its two meanings only outside one"
 #include <math.h>
 #include <stdio.h>
@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaEventCreate(&k_begin[i]));
     checkCudaErrors(cudaEventCreate(&k_end[i]));
   }
-  // step 2: two stamps per kernel, zeroed (0: not written) and done with before the course's timer starts
+  // workbook step 2: two stamps per kernel, zeroed (0: not written) and done with before the course's timer starts
   unsigned long long *d_stamps;
   checkCudaErrors(cudaMalloc((void **)&d_stamps, 2 * num_streams * sizeof(*d_stamps)));
   checkCudaErrors(cudaMemset(d_stamps, 0, 2 * num_streams * sizeof(*d_stamps)));
@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
   float h_data[1] = {1.0f}, *d_data;
   checkCudaErrors(cudaMalloc((void **)&d_data, sizeof(float)));
 
-  // step 1: a stream, an array and a kernel at a time
+  // course step 1: a stream, an array and a kernel at a time
   cudaStream_t streams[PRAC11_K_MAX];
   float *data[PRAC11_K_MAX];
   for (int i = 0; i < num_streams; i++) {
@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
     getLastCudaError("kernel execution failed");
     checkCudaErrors(cudaEventRecord(k_end[i], streams[i]));
 
-    // step 2: a 1-float copy and a dummy kernel on the default stream (legacy: a barrier; per-thread: neither)
+    // course step 2: a 1-float copy and a dummy kernel on the default stream (legacy: a barrier; per-thread: neither)
     checkCudaErrors(cudaMemcpy(d_data, h_data, sizeof(float), cudaMemcpyHostToDevice));
     kernel<<<1, 1>>>(d_data, 0, NULL);
     getLastCudaError("dummy kernel execution failed");

@@ -2,8 +2,8 @@
  * test_prac11.c -- CPU tests of practical 11's gold routines (../prac11/prac11_gold.c): the course's values with
  * their overflow to +inf, the comparison (+inf equals +inf, one float ulp passes, NaN and the poison never do),
  * and the count of overlapping kernels on one timeline; step 2's intervals from %globaltimer stamps (a stamp never
- * written, an end before its start, the resolution seen) and step 5's CSV (../prac11/prac11_timeline.cuh, whose
- * plain C part gcc compiles).
+ * written, an end before its start, the resolution seen) and step 5's CSV, the kernels' rows and pipeline.cu's
+ * stages' (../prac11/prac11_timeline.cuh, whose plain C part gcc compiles).
  */
 #include <float.h>
 #include <math.h>
@@ -132,10 +132,11 @@ TEST(stamps_to_intervals) {
   unsigned long long none[] = {0, 0, 0, 0};
   s = prac11_stamp_intervals(none, 2, b, e);
   CHECK(s.missing == 2 && s.first_missing == 0 && s.step_ns == 0);
-  /* one kernel whose start and end are the same tick: whole, no step seen */
+  /* one kernel whose start and end are the same tick: not a whole pair (a kernel takes time; a timer read
+   * once and stored twice looks like this) */
   unsigned long long same[] = {t0, t0};
   s = prac11_stamp_intervals(same, 1, b, e);
-  CHECK(s.missing == 0 && s.step_ns == 0 && b[0] == 0.0 && e[0] == 0.0);
+  CHECK(s.missing == 1 && s.first_missing == 0 && s.step_ns == 0);
 }
 
 TEST(timeline_csv) {
@@ -167,6 +168,49 @@ TEST(timeline_csv) {
                      "stream_test,legacy,1,3,event,0.000000,3.875000\n"
                      "stream_test,legacy,0,0,globaltimer,0.000000,1.500000\n"
                      "stream_test,legacy,1,3,globaltimer,0.001000,3.750000\n") == 0);
+}
+
+/* step 5 for pipeline.cu: a row per recorded stage of each chunk (operation 3n + stage), named "in n", "kernel n",
+ * "out n", in the same CSV shape (timeline.py reads both) */
+TEST(timeline_stage_rows) {
+  char path[] = "/tmp/test_prac11_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f == NULL) return;
+  /* two chunks in streams 1-3 (version 2's in, compute, out); chunk 1's copy-out was not recorded (-1): no row, and
+   * its begin (0) is not the earliest start: that is chunk 1's copy-in (0.25 ms), not operation 0's */
+  int who[] = {1, 2, 3, 1, 2, -1};
+  double b[] = {0.5, 1.0, 2.0, 0.25, 2.5, 0.0}, e[] = {1.0, 2.0, 3.25, 1.0, 3.0, 0.0};
+  CHECK(prac11_timeline_stage_rows(f, 1, "pipeline_streams", "legacy", who, b, e, 6) == 5);
+  /* a second program after it, all on the default stream (0), no second header; times from its own first start */
+  int serial[] = {0, 0, 0};
+  double b0[] = {10.0, 10.5, 11.0}, e0[] = {10.5, 11.0, 11.125};
+  CHECK(prac11_timeline_stage_rows(f, 0, "pipeline_serial_pinned", "legacy", serial, b0, e0, 3) == 3);
+  /* nothing recorded (the run never happened): no rows, and no header even when asked */
+  int none[] = {-1, -1, -1};
+  CHECK(prac11_timeline_stage_rows(f, 1, "pipeline_streams", "legacy", none, b0, e0, 3) == 0);
+  CHECK(prac11_timeline_close(f) == 0);
+  char text[2048] = {0};
+  FILE *r = fopen(path, "r");
+  CHECK(r != NULL);
+  if (r) {
+    CHECK(fread(text, 1, sizeof(text) - 1, r) > 0);
+    fclose(r);
+  }
+  remove(path);
+  CHECK(strcmp(text, "program,build,kernel,stream_or_thread,source,start_ms,end_ms\n"
+                     "pipeline_streams,legacy,in 0,1,event,0.250000,0.750000\n"
+                     "pipeline_streams,legacy,kernel 0,2,event,0.750000,1.750000\n"
+                     "pipeline_streams,legacy,out 0,3,event,1.750000,3.000000\n"
+                     "pipeline_streams,legacy,in 1,1,event,0.000000,0.750000\n"
+                     "pipeline_streams,legacy,kernel 1,2,event,2.250000,2.750000\n"
+                     "pipeline_serial_pinned,legacy,in 0,0,event,0.000000,0.500000\n"
+                     "pipeline_serial_pinned,legacy,kernel 0,0,event,0.500000,1.000000\n"
+                     "pipeline_serial_pinned,legacy,out 0,0,event,1.000000,1.125000\n") == 0);
 }
 
 /* step 3, many_laplace: the grids' sides, their blocks, and the predicted speed-up (the SM counts and blocks per SM
@@ -316,6 +360,12 @@ TEST(pipeline_bounds) {
   CHECK(strcmp(b.key, "in") == 0);
   b = pipe_bound(1, 0.1, 0.1, 0.3, 0.2);
   CHECK(b.bound_ms == 0.3 && strcmp(b.key, "out") == 0);
+  CHECK_NEAR(b.fill_ms, 0.5, 1e-12); /* one chunk: in + kernel + out, nothing overlaps */
+  /* the H100's one-chunk times of 2026-11-27 (in 0.1554, out 0.1539, both 0.1703, kernel 0.1579 ms), 32 chunks:
+   * the link with its fill and drain, 0.1554 + 0.1539 + 31 x 0.1703 = 5.5886 ms, above the steady 5.4496 */
+  b = pipe_bound(32, 0.1554, 0.1579, 0.1539, 0.1703);
+  CHECK_NEAR(b.bound_ms, 32 * 0.1703, 1e-9);
+  CHECK_NEAR(b.fill_ms, 0.1554 + 0.1539 + 31 * 0.1703, 1e-9);
 }
 
 TEST(pipeline_schedules) {
@@ -382,6 +432,7 @@ int main(void) {
   RUN(overlap_counts);
   RUN(stamps_to_intervals);
   RUN(timeline_csv);
+  RUN(timeline_stage_rows);
   RUN(many_laplace_sides);
   RUN(many_laplace_blocks_and_prediction);
   RUN(pipeline_input_gold_and_tolerance);
