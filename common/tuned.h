@@ -157,15 +157,15 @@ static inline void tuned_path(const char *argv0, const char *key, char *path, si
     return;
   }
   int dirlen = (int)(slash - argv0);
-  for (int up = 1; up >= 0; up--) { /* ../../tuned first only where ../tuned has no such file: tried last */
+  for (int up = 0; up < 2; up++) { /* ../tuned, then ../../tuned: the first that has this GPU's file */
     snprintf(path, len, "%.*s/%s%s/%s.txt", dirlen, argv0, up ? "../" : "", TUNED_DIR, key);
     FILE *f = fopen(path, "r");
-    if (f && up == 0) {
+    if (f) {
       fclose(f);
       return;
     }
-    if (f) fclose(f);
   }
+  snprintf(path, len, "%.*s/%s/%s.txt", dirlen, argv0, TUNED_DIR, key); /* none: the first, for the messages */
 }
 
 /* What a program calls after parsing its command line and knowing its size: the table of this GPU (gpu_name),
