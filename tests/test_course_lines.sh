@@ -103,7 +103,8 @@ ok "course=: a run that SKIPs is a SKIP" $?
 # every course program's default run compares with its course file, and every course file is used
 course_programs="prac1/prac1a prac1/prac1b prac1/prac1c prac2/prac2 prac2/prac2_device prac3/laplace3d
   prac3/laplace3d_new prac4/reduction prac6/prac6 prac6/prac6a prac6/prac6b prac6/prac6c prac7/trid prac8/scan
-  prac9/match prac11/stream_legacy prac11/stream_per_thread prac11/multithread_legacy prac11/multithread_per_thread"
+  prac9/match prac11/stream_legacy prac11/stream_per_thread prac11/multithread_legacy prac11/multithread_per_thread
+  prac12/kernel_overlap prac12/work_streaming"
 bad=""
 for p in $course_programs; do
   prac=${p%/*} prog=${p#*/}
@@ -116,7 +117,7 @@ for f in prac*/course/*.out; do
 done
 [ -z "$bad" ] || echo "      missing or unused:$bad"
 [ -z "$bad" ]
-ok "runs: the 19 course programs' default runs have their course= file (prac5's two are NVIDIA samples)" $?
+ok "runs: the 21 course programs' default runs have their course= file (prac5's two are NVIDIA samples)" $?
 
 # a line with both out= and course= pins the whole output: that output must hold the course's lines too
 bad=""
