@@ -4,7 +4,7 @@
  * walking along the inner length TILE at a time. The names are BLAS's, as in the handout and every file of
  * sgemm/: A is M x K, B K x N, C M x N, all row-major (A[row][k] is A[row * K + k]), so K is the inner length,
  * as sgemm_ladder's -K is. tx, ty are threadIdx.x, threadIdx.y.
- * Until the TODOs are filled in the kernel writes nothing, C keeps its poison, and ./exercises/sgemm_ladder
+ * Until the TODOs are filled in the kernel writes nothing, C still holds the NaN fill, and ./exercises/sgemm_ladder
  * -kernel=2 ends RESULT: FAIL (exercise not done: ...).
  */
 #define TILE 32
