@@ -35,6 +35,9 @@ TUNED = ["block", "kchunk", "blocks_per_sm", "paths_per_thread", "warps", "offse
 PER_GPU = ["same_copy_ms", "bound_pct_copy"]
 # the peer a ladder is measured against: its ratio as a percentage (pct_cublas already is; x_peer = peer ms / ms)
 PEERS = ["pct_cublas", "x_cub", "x_cublas", "x_cufft", "x_gtsv2"]
+# what data a row ran on (prac8: float or int scans; uint32 keys, pairs or floats sorted): a figure draws one
+# kind a ladder, that of its first row at the size drawn, so that a kernel's bar never mixes two kinds
+INPUT = ["type", "keys", "pairs", "dist"]
 # the ladders drawn: (practical, name, prog pattern, the size drawn or None for the first measured), in order
 LADDERS = [("1", "vector_add", r"vector_add", None), ("1", "color_inversion", r"color_inversion", None),
            ("2", "prac2_quad", r"prac2_quad_", None),
@@ -165,7 +168,7 @@ def peer_pct(r):
 
 
 def ladder_points(data, prac):
-    """[(ladder name, size, [kernel names], {gpu: [value or None]})] and the metric's axis label."""
+    """[(panel title, [kernel names], {gpu: [value or None]})] and the metric's axis label."""
     ladders = []
     for p, name, pat, size in LADDERS:
         if p != prac:
@@ -174,7 +177,11 @@ def ladder_points(data, prac):
         allrows = [r for g in data for r in rows[g]]
         if allrows:
             n = size if size and any(r.get("n") == size for r in allrows) else allrows[0].get("n")
-            ladders.append((name, n, rows))
+            first = next(r for r in allrows if r.get("n") == n)
+            kind = [(k, first[k]) for k in INPUT if k in first]
+            rows = {g: [r for r in rows[g] if all(r.get(k) == v for k, v in kind)] for g in rows}
+            title = "%s, n=%s" % (name, n) + ("\n" + " ".join("%s=%s" % kv for kv in kind) if kind else "")
+            ladders.append((title, n, rows))
     if not ladders:
         return [], ""
     every = [r for _, n, rows in ladders for g in rows for r in rows[g] if r.get("n") == n]
@@ -189,7 +196,7 @@ def ladder_points(data, prac):
     for name, n, rows in ladders:
         progs, vals = [], {}  # a bar group per kernel: its prog, or its kernel= where that is a name
         for g in data:
-            best = {}  # a kernel benched at several settings (laplace3d_tb at T = 2, 3, 4): its best row
+            best = {}  # a kernel benched at several settings of one input (laplace3d_tb at T = 2, 3, 4): its best row
             for r in rows[g]:
                 kern = r.get("kernel", "")
                 kern = r["prog"] if kern.isdigit() or not kern else kern
@@ -203,7 +210,7 @@ def ladder_points(data, prac):
         if any(v is not None for g in vals for v in vals[g]):
             pre = os.path.commonprefix(progs) if len(progs) > 1 else ""
             pre = "" if pre in progs else pre[:pre.rfind("_") + 1]  # sgemm_k1_naive -> k1_naive
-            out.append((name, n, [p[len(pre):] for p in progs], vals))
+            out.append((name, [p[len(pre):] for p in progs], vals))
     return out, what
 
 
@@ -224,11 +231,11 @@ def plot(plt, data, prac, png, title):
     if not ladders:
         return False
     gpus = list(data)
-    widths = [max(2, len(k)) for _, _, k, _ in ladders]
+    widths = [max(2, len(k)) for _, k, _ in ladders]
     fig, axes = plt.subplots(1, len(ladders), figsize=(1.6 + 0.55 * len(gpus) * sum(widths), 4.6), squeeze=False,
                              gridspec_kw={"width_ratios": widths})
     w = 0.8 / len(gpus)
-    for ax, (name, n, kernels, vals) in zip(axes[0], ladders):
+    for ax, (name, kernels, vals) in zip(axes[0], ladders):
         for i, g in enumerate(gpus):
             xs = [j + (i - (len(gpus) - 1) / 2) * w for j in range(len(kernels))]
             pts = [(x, v) for x, v in zip(xs, vals[g]) if v is not None]
@@ -241,7 +248,7 @@ def plot(plt, data, prac, png, title):
         ax.set_ylim(0, top * 1.22)  # room above the bars for the values and the legend
         ax.set_xticks(range(len(kernels)))
         ax.set_xticklabels(kernels, rotation=30, ha="right", fontsize=8)
-        ax.set_title("%s, n=%s" % (name, n), fontsize=9)
+        ax.set_title(name, fontsize=9)
     axes[0][0].set_ylabel(textwrap.fill(what, 50), fontsize=8)
     axes[0][-1].legend(fontsize=8, loc="upper right", ncol=len(gpus))
     fig.suptitle(title, fontsize=9)

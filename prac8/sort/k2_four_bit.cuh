@@ -1,7 +1,7 @@
 /*
  * sort/k2_four_bit.cuh -- practical 8, step 8 (-kernel=2): radix_4bit, 8 passes of 4 bits over many blocks,
- * three kernels per pass: each block counts the 16 digits of its tile, one block scans the counts (digit-major:
- * all of digit 0's counts, then digit 1's, ...), and each block scatters its keys, ranked stably with
+ * three kernels per pass: each block counts the 16 digits of its tile, one block scans the counts (in the order
+ * radix4_hist_index, step 8b, puts them), and each block scatters its keys, ranked stably with
  * __match_any_sync. Keys only. The two placements, the step's exercise, are sort/radix4_ranks.cuh.
  */
 #include "radix4_ranks.cuh" // (with -DEXERCISE the runner has already included exercises/radix4_ranks.cuh)
@@ -14,8 +14,8 @@
 #define B4_TILE (B4_THREADS * B4_ITEMS)
 #define B4_WARPS (B4_THREADS / 32)
 
-// each block counts the 16 digits of its tile: hist[d * nb + b], digit-major, so that one exclusive scan
-// gives every (digit, block) the place of its first key
+// each block counts the 16 digits of its tile, into hist[] where radix4_hist_index (step 8b) puts them: laid
+// out so that one exclusive scan gives every (digit, block) the place of its first key
 __global__ void radix4_count(const unsigned *keys, size_t n, int shift, unsigned *hist) {
   __shared__ unsigned s_count[16];
   if (threadIdx.x < 16) s_count[threadIdx.x] = 0;
