@@ -103,9 +103,8 @@ int main(int argc, char **argv) {
 
   int dev = findCudaDevice(argc, argv);
   if (S->table) { // practical 10's table for this GPU and size (its cube root), unless the user typed its flags
-    cudaDeviceProp prop;
-    checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
-    if (tuned_settings(prop.name, S->table, cbrt((double)NX * NY * NZ), argc, argv, opts, ARG_COUNT(opts)))
+    // the GPU's name, or under a GPU profile the profile's GPU: a T4 profile on an H100 must not read the H100's
+    if (tuned_settings(device_limits(dev)->name, S->table, cbrt((double)NX * NY * NZ), argc, argv, opts, ARG_COUNT(opts)))
       S->check_args(&blk); // the table's configuration, checked as typed flags are
   }
   stencil_launch a = {NX, NY, NZ, pitch, blk.kchunk, blk.T, blk.by, 0, dim3(), dim3(), 0, 0, NULL, NULL};

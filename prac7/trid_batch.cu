@@ -19,7 +19,8 @@
  *                      through shared memory, coalesced, and each warp copies its next system in (cp.async)
  *                      while it solves this one. -warps (systems per block) and -stages (systems per warp in
  *                      shared memory) shape it; practical 10's table for this GPU and n (common/tuned.h)
- *                      sets both where the command line does not
+ *                      sets both where the command line does not, and with neither, -stages is 2 where the
+ *                      build's code for this GPU has cp.async and 1 where it has not (compute capability < 8.0)
  * -lib adds cuSPARSE's gtsv2StridedBatch (same layout) and gtsvInterleavedBatch (interleaved layout), with
  * their residuals (batch/b0_cusparse.cuh); -bench times everything against a device-to-device copy of the
  * same 20 bytes per unknown (a, b, c, d read, x written), and against the faster cuSPARSE call at this n for a
@@ -70,7 +71,8 @@ int main(int argc, char **argv) {
       {"batch", ARG_INT, &batch, 1, 1 << 28, "systems"},
       {"seed", ARG_INT, &seed, 1, 2147483647, "seed of the random coefficients"},
       {"warps", ARG_INT, &warps, 1, 32, "GPU_trid_hybrid: systems (warps) per block (-bench without it times 1 to 8)"},
-      {"stages", ARG_INT, &stages, 1, 3, "GPU_trid_hybrid: systems per warp in shared memory (1: no copies ahead)"},
+      {"stages", ARG_INT, &stages, 1, 3, "GPU_trid_hybrid: systems per warp in shared memory (1: no copies ahead; "
+                                         "the default is 1 where the build has no cp.async for this GPU)"},
       {"lib", ARG_FLAG, &lib, 0, 1, "also solve with cuSPARSE gtsv2StridedBatch and gtsvInterleavedBatch"},
       {"algo", ARG_INT, &algo, 0, 2, "gtsvInterleavedBatch's algorithm: 0 Thomas, 1 LU with pivoting, 2 QR"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time every solver (cuSPARSE too) against a device-to-device copy"},
@@ -89,11 +91,13 @@ int main(int argc, char **argv) {
   int lmax = hybrid_lmax(n);
 
   int dev = findCudaDevice(argc, argv);
-  // practical 10's table for this GPU and n (-warps, -stages), unless the user typed them (common/tuned.h)
-  cudaDeviceProp prop;
-  checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
-  int tuned = tuned_settings(prop.name, "trid_batch", n, argc, argv, opts, ARG_COUNT(opts));
+  // practical 10's table for this GPU and n (-warps, -stages), unless the user typed them (common/tuned.h); the
+  // GPU's name as device_limits gives it, so that under a GPU profile (WORKBOOK_GPU_PROFILE=t4) an H100's table
+  // is not taken for a T4's. An untyped -stages is 0 until the table sets it, else hybrid_default_stages does
   int warps_typed = args_given(argc, argv, "warps"), stages_typed = args_given(argc, argv, "stages");
+  if (!stages_typed) stages = 0;
+  int tuned = tuned_settings(device_limits(dev)->name, "trid_batch", n, argc, argv, opts, ARG_COUNT(opts));
+  if (stages == 0) stages = hybrid_default_stages(dev); // 1 where this build's code for this GPU has no cp.async
   // this GPU's most shared memory per block (opt-in), before any GPU work: -warps or -stages typed beyond it is
   // bad input; the default (or the table's, tuned at another n) gets fewer warps, then stages, where it does not fit
   size_t optin = (size_t)device_limits(dev)->smem_block_optin;
@@ -103,9 +107,9 @@ int main(int argc, char **argv) {
     else if (!stages_typed && stages > 1)
       stages--;
     else
-      device_limit_exceeded("-warps=%d at n = %d needs %zu bytes of shared memory a block (%d stages per warp), "
+      device_limit_exceeded("-warps=%d at n = %d needs %zu bytes of shared memory a block (%d stage%s per warp), "
                             "this GPU gives %zu",
-                            warps, n, hybrid_smem(lmax, warps, stages), stages, optin);
+                            warps, n, hybrid_smem(lmax, warps, stages), stages, stages == 1 ? "" : "s", optin);
   }
   size_t N = (size_t)n * batch, bytes = N * sizeof(float);
   int user_sized = args_given(argc, argv, "n") || args_given(argc, argv, "batch");
@@ -182,10 +186,12 @@ int main(int argc, char **argv) {
   launch_hybrid(&t);
   chk[nchk++] = check_device("GPU_trid_hybrid", &t, 0, &hs);
   char st[40] = ""; // the stages, where they are not the default
-  if (stages != HYBRID_STAGES && n >= 64 && lmax <= 32) snprintf(st, sizeof(st), ", %d stages per warp", stages);
-  printf("(GPU_trid_hybrid: %s, %d warps per block%s)\n",
+  if (stages != HYBRID_STAGES && n >= 64 && lmax <= 32)
+    snprintf(st, sizeof(st), ", %d stage%s per warp", stages, stages == 1 ? "" : "s");
+  printf("(GPU_trid_hybrid: %s, %d warp%s per block%s)\n",
          n < 64 ? "short path, rows straight into PCR"
-                : lmax <= 32 ? "chunks in registers" : "chunks in global memory (n > 1024)", warps, st);
+                : lmax <= 32 ? "chunks in registers" : "chunks in global memory (n > 1024)", warps,
+         warps == 1 ? "" : "s", st);
 
   // cuSPARSE: handle and workspaces made once, before anything is timed (m >= 3 is the library's rule)
   lib_args l;

@@ -7,7 +7,8 @@
  * a template parameter (2 .. 32), so that the chunk sits in registers; n > 1024 takes GPU_trid_hybrid_big.
  * STAGES (-stages=, 1 .. 3) is how many systems a warp holds in shared memory: the one it solves and STAGES - 1
  * whose copies are in flight. More stages keep more bytes in flight per warp, fewer let more warps onto a SM:
- * a trade practical 10 tunes per GPU and n, with -warps.
+ * a trade practical 10 tunes per GPU and n, with -warps. Without cp.async (code for compute capability < 8.0) a
+ * stage's copies are plain loads and stores, so a second stage has nothing in flight: hybrid_default_stages.
  */
 #ifndef BATCH_B3_HYBRID_CUH
 #define BATCH_B3_HYBRID_CUH
@@ -199,6 +200,15 @@ static size_t hybrid_smem(int lmax, int warps, int stages) {
   return (size_t)warps * stages * 4 * 33 * lmax * sizeof(float);
 }
 
+// -stages' default where neither the command line nor a table sets it: HYBRID_STAGES where the code this binary
+// holds for this GPU has cp.async (8.0, in the code and in the GPU or its profile: an sm_75 build on an H100 has
+// none), else 1. Without it a copy is a load, then a store that waits for the load: the next system's copies end
+// before this one is solved, so a second stage overlaps nothing and only halves the warps that fit on a SM.
+static int hybrid_default_stages(int dev) {
+  char why[256];
+  return kernel_can_run(GPU_trid_hybrid<2, HYBRID_STAGES>, dev, 80, "cp.async", why, sizeof(why)) ? HYBRID_STAGES : 1;
+}
+
 // a grid of as many blocks as the GPU runs at once (each warp then loops over its systems), or fewer if the
 // batch is smaller
 template <int LMAX, int STAGES>
@@ -275,7 +285,8 @@ static int hybrid_best_warps(trid_args *t, int lmax, size_t optin, int reps, dou
     t->warps = w;
     hybrid_allow_smem(w, optin);
     float ms = time_median_ms(launch_hybrid, t, 3, reps);
-    printf("GPU_trid_hybrid, %d warps per block: %.4f ms, %.1f GB/s\n", w, ms, moved / (ms * 1e-3) / 1e9);
+    printf("GPU_trid_hybrid, %d warp%s per block: %.4f ms, %.1f GB/s\n", w, w == 1 ? "" : "s", ms,
+           moved / (ms * 1e-3) / 1e9);
     if (ms < *best) {
       *best = ms;
       best_w = w;
