@@ -15,6 +15,7 @@
  *   settings: untuned defaults for this GPU (make tune writes them)
  * and where there is no table, what it runs is its defaults (or the rule it derives from the GPU's limits). A line
  * is one configuration, tuned together: where the command line gives any of its flags, none of it is used.
+ * An exercise build (-DEXERCISE) reads no table and says so: settings: untuned defaults (an exercise build ...).
  *
  * Plain C, header only (tests/test_common.c checks it with gcc). TUNED_DIR, the folder of the tables, is ../tuned:
  * from the practical's folder, where its programs run (make check, the handouts), the repository's tuned/.
@@ -168,11 +169,23 @@ static inline void tuned_path(const char *argv0, const char *key, char *path, si
   snprintf(path, len, "%.*s/%s/%s.txt", dirlen, argv0, TUNED_DIR, key); /* none: the first, for the messages */
 }
 
-/* What a program calls after parsing its command line and knowing its size: the table of this GPU (gpu_name),
- * the nearest class, its settings applied where the user gave none, and the settings line printed. A table
- * that cannot be read as one is bad input (one line, exit 1), as a bad flag is. Returns 1 when tuned. */
-static inline int tuned_settings(const char *gpu_name, const char *prog, double size, int argc, char **argv,
-                                 const arg_spec *specs, int nspecs) {
+/* Exercise builds (make exercises compiles them with -DEXERCISE, common/prac.mk) read no table: what a handout
+ * promises of a starting file (a lane count, a block size) must hold on every GPU, whatever its table says. */
+#ifdef EXERCISE
+#define TUNED_READS_TABLE 0
+#else
+#define TUNED_READS_TABLE 1
+#endif
+
+/* tuned_settings' work, its settings line written to out: read_table 0 (an exercise build) reads no table.
+ * 1 tuned, 0 not, -1 a table that cannot be read as one (the RESULT line written). The class is printed with
+ * %.0f: size classes are whole numbers (16777216, not 1.67772e+07). */
+static inline int tuned_settings_to(FILE *out, int read_table, const char *gpu_name, const char *prog, double size,
+                                    int argc, char **argv, const arg_spec *specs, int nspecs) {
+  if (!read_table) {
+    fprintf(out, "settings: untuned defaults (an exercise build reads no table)\n");
+    return 0;
+  }
   char key[128], path[512], msg[ARG_MSG_LEN];
   tuned_gpu_key(gpu_name, key, sizeof(key));
   tuned_path(argc > 0 ? argv[0] : NULL, key, path, sizeof(path));
@@ -180,18 +193,28 @@ static inline int tuned_settings(const char *gpu_name, const char *prog, double 
   int rc = tuned_read(path, prog, size, &pick, msg, sizeof(msg));
   if (rc == 0 && pick.found) rc = tuned_apply_settings(pick.settings, argc, argv, specs, nspecs, msg, sizeof(msg));
   if (rc < 0) {
-    printf("RESULT: FAIL (bad input: tuned table %s: %s)\n", path, msg);
-    exit(1);
+    fprintf(out, "RESULT: FAIL (bad input: tuned table %s: %s)\n", path, msg);
+    return -1;
   }
   const char *file = strrchr(path, '/');
   file = file ? file + 1 : path;
   if (pick.found && rc == 0)
-    printf("settings: tuned for %s at size %g (tuned/%s)\n", gpu_name, pick.size, file);
+    fprintf(out, "settings: tuned for %s at size %.0f (tuned/%s)\n", gpu_name, pick.size, file);
   else if (pick.found)
-    printf("settings: as typed (tuned/%s's line for size %g not used: it sets %s too)\n", file, pick.size, msg);
+    fprintf(out, "settings: as typed (tuned/%s's line for size %.0f not used: it sets %s too)\n", file, pick.size, msg);
   else
-    printf("settings: untuned defaults for this GPU (make tune writes them)\n");
+    fprintf(out, "settings: untuned defaults for this GPU (make tune writes them)\n");
   return pick.found && rc == 0;
+}
+
+/* What a program calls after parsing its command line and knowing its size: the table of this GPU (gpu_name),
+ * the nearest class, its settings applied where the user gave none, and the settings line printed. A table
+ * that cannot be read as one is bad input (one line, exit 1), as a bad flag is. Returns 1 when tuned. */
+static inline int tuned_settings(const char *gpu_name, const char *prog, double size, int argc, char **argv,
+                                 const arg_spec *specs, int nspecs) {
+  int rc = tuned_settings_to(stdout, TUNED_READS_TABLE, gpu_name, prog, size, argc, argv, specs, nspecs);
+  if (rc < 0) exit(1);
+  return rc;
 }
 
 #endif /* TUNED_H */

@@ -24,8 +24,9 @@
  * -bench runs and checks every step on the same array, then times each one (median of -reps) next to a
  * read-only stream of as many bytes (a reduction only reads): the table of the handout, and BENCH lines with
  * x_cub, the step's speed as a multiple of CUB's (CUB's time / the step's time: above 1 is faster than CUB).
- * -bench -step=N times step N alone beside CUB and the stream (what practical 10's tuner runs). Step 6's
- * -threads and -unroll come from practical 10's table for this GPU and n (common/tuned.h) unless typed.
+ * -bench -step=N times step N alone beside CUB and the stream (what practical 10's tuner runs). Step 6 alone (the
+ * default run, -step=6, -bench -step=6) takes -threads and -unroll from practical 10's table for this GPU and n
+ * (common/tuned.h) unless typed; the whole ladder (-bench) reads none: every step at one shape, as the handout's.
  *   nvcc -O3 -arch=native -I../common reduction_ladder.cu reduction_gold.c -o reduction_ladder
  */
 #define COURSE_STEPS "practical 4, workbook steps 2-6 (course steps 3-6 = workbook 2-5; step 6 is beyond the course)"
@@ -104,8 +105,7 @@ static int bench_check(void *p, int k) {
   return ok;
 }
 
-// after step k's timed runs (each one whole reduction, the result zeroed first where it adds): what the last
-// one left
+// after step k's timed runs (each a whole reduction, the result zeroed first where it adds): what the last left
 static int bench_recheck(void *p, int k) {
   bench_ctx *c = (bench_ctx *)p;
   gold_stats st;
@@ -169,12 +169,12 @@ int main(int argc, char **argv) {
   if (uniform && sparse) args_fail("-uniform or -sparse, not both");
 
   int dev = findCudaDevice(argc, argv);
-  if (step == 6) { // practical 10's table for this GPU and n: step 6's -threads and -unroll, unless typed
-    cudaDeviceProp prop;
-    checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
-    if (tuned_settings(prop.name, "reduction_ladder", (double)n, argc, argv, opts, ARG_COUNT(opts)))
+  if (step == 6 && (!bench || only)) { // step 6 alone: practical 10's table for this GPU and n, unless typed
+    if (tuned_settings(device_limits(dev)->name, "reduction_ladder", (double)n, argc, argv, opts, ARG_COUNT(opts)))
       check_block(n, threads, unroll, step, bench);
-  }
+  } else if (bench && !only) // the whole ladder: one shape for every step (the table's line is step 6's alone)
+    printf("settings: the whole ladder reads no tuned table, so that its steps compare: %d threads, -unroll=%d\n",
+           threads, unroll);
   int nsm = device_limits(dev)->sms;
   // step 5 needs __reduce_add_sync (8.0 on). Asked of the kernel's own code as well as of the GPU: a build for
   // sm_75, run on an H100, holds the kernel's 7.5 branch (a __trap), whatever the GPU could do.
@@ -253,9 +253,8 @@ int main(int argc, char **argv) {
     gold_report("sum", &st);
   } else {
     // every step (or the one a typed -step names), checked, then timed against the copy and CUB: one table, a
-    // BENCH line each
-    // a reduction reads n floats and writes one: its 100 % line is a read-only stream of the same bytes, not a
-    // copy, which also writes (timing.h)
+    // BENCH line each. A reduction reads n floats and writes one: its 100 % line is a read-only stream of the
+    // same bytes, not a copy, which also writes (timing.h)
     bench_ref ref = bench_reference(dev, (double)bytes, reps);
     ref.read_only = 1;
     bench_ctx c = {{NULL}, &a, gold, sum_abs, gold_u, integer_valued, nsm, threads, unroll};

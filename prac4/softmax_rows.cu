@@ -15,8 +15,9 @@
  *          merges the row's pairs and writes its chunk, reading the chunk again (2 reads + 1 write)
  * kernels/softmax_rows_plan.h makes the choice and the shape of each (asking the GPU what it runs);
  * kernels/softmax_rows_dispatch.cuh launches it. -threads= (threads per row) and -vec= (floats per load) override
- * the shape, and practical 10's table for this GPU and cols (common/tuned.h) sets -method, -threads and -vec
- * where the command line gives none of them and they hold the row.
+ * the shape. Practical 10's table for this GPU and cols (common/tuned.h) sets them (and -method, where a line
+ * names one) only where the command line types none of -method, -threads and -vec, and its line holds the row:
+ * a plan is the three together, so a typed -method beside the table's -threads would be a plan nobody asked for.
  * -bench sweeps cols = 32, 64, ..., 2^20 at 2^26 floats (256 MiB) a size, each checked and timed against a
  * device-to-device copy of the same bytes in the same run.
  *
@@ -139,11 +140,20 @@ static int method_index(const char *word) {
 }
 
 // practical 10's table for this GPU at cols (common/tuned.h) prints the settings line and sets kn where the command
-// line gives none of its flags; kn starts from `typed`, the command line's. A line tuned at another cols that
-// cannot hold this row is not used: the plan's own choice, and a second line says why.
+// line types none of -method, -threads, -vec (then the settings line says as typed, and no table is read); kn starts
+// from `typed`, the command line's. A line tuned at another cols that cannot hold this row is not used: the plan's
+// own choice, and a second line says why.
 static void table_knobs(const char *gpu, int cols, int argc, char **argv, const arg_spec *opts, int nopts,
                         rows_knobs *kn, const rows_knobs *typed) {
   *kn = *typed;
+  const char *knobs[] = {"method", "threads", "vec"};
+  for (int k = 0; k < 3; k++)
+    if (args_given(argc, argv, knobs[k])) {
+      printf("settings: as typed (with -%s typed the tuned table is not read: it sets -method, -threads and -vec "
+             "together)\n",
+             knobs[k]);
+      return;
+    }
   if (!tuned_settings(gpu, "softmax_rows", cols, argc, argv, opts, nopts)) return;
   char msg[200];
   kn->method = method_index(kn->method_word);
@@ -223,9 +233,9 @@ int main(int argc, char **argv) {
   const rows_knobs typed = kn;
 
   int dev = findCudaDevice(argc, argv);
-  cudaDeviceProp prop; // its name picks practical 10's table (tuned/<gpu>.txt): at each size, for the sweep
-  checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
-  if (!sweep) table_knobs(prop.name, cols, argc, argv, opts, ARG_COUNT(opts), &kn, &typed);
+  // the GPU's name (a GPU profile's, under one) picks practical 10's table (tuned/<gpu>.txt): per size in the sweep
+  const char *gpu_name = device_limits(dev)->name;
+  if (!sweep) table_knobs(gpu_name, cols, argc, argv, opts, ARG_COUNT(opts), &kn, &typed);
   size_t n = sweep ? (size_t)1 << 26 : (size_t)rows * cols, bytes = n * sizeof(float);
   size_t chunk1 = SPLIT_CHUNK(1); // the smaller chunk: room for either
   size_t chunks_max = sweep ? ((size_t)1 << 26) / chunk1 : (size_t)rows * ((cols + chunk1 - 1) / chunk1);
@@ -248,7 +258,7 @@ int main(int argc, char **argv) {
   if (sweep) { // the same 256 MiB, cut into rows of 32 .. 2^20 columns; the first failure ends it
     st.nbad = 0;
     for (int c = 32; c <= (1 << 20) && st.nbad == 0; c *= 2) {
-      table_knobs(prop.name, c, argc, argv, opts, ARG_COUNT(opts), &kn, &typed);
+      table_knobs(gpu_name, c, argc, argv, opts, ARG_COUNT(opts), &kn, &typed);
       run_size(&st, dev, (long long)(n / c), c, &kn, which, seed, 1, reps, &ref, d_x, d_y, d_partial, h_x, h_y, h_gold);
     }
   } else {

@@ -493,9 +493,48 @@ TEST(tuned_tables) {
   CHECK(system("rm -rf " TUNED_DIR) == 0);
 }
 
+/* tuned_settings' line: the class printed whole (%.0f, not %g's 1.67772e+07), a typed flag of the line naming
+ * it, and an exercise build (TUNED_READS_TABLE 0, -DEXERCISE) reading no table even where one exists */
+static int tuned_line(int read_table, char *argv[], int argc, const arg_spec *specs, int nspecs, char *line,
+                      size_t len) {
+  FILE *out = tmpfile();
+  if (out == NULL) return -2;
+  int rc = tuned_settings_to(out, read_table, "Tesla T4", "reduction_ladder", 16000000.0, argc, argv, specs, nspecs);
+  rewind(out);
+  if (fgets(line, (int)len, out) == NULL) line[0] = '\0';
+  fclose(out);
+  return rc;
+}
+
+TEST(tuned_settings_line) {
+  CHECK(TUNED_READS_TABLE == 1); /* this file is built without -DEXERCISE */
+  CHECK(system("mkdir -p " TUNED_DIR) == 0);
+  FILE *f = fopen(TUNED_DIR "/tesla-t4.txt", "w");
+  CHECK(f != NULL);
+  if (f == NULL) return;
+  fprintf(f, "reduction_ladder 1048576: -threads=256 -unroll=4\nreduction_ladder 16777216: -threads=512 -unroll=8\n");
+  fclose(f);
+  int threads = 1024, unroll = 2;
+  arg_spec specs[] = {{"threads", ARG_INT, &threads, 1, 1024, ""}, {"unroll", ARG_INT, &unroll, 1, 8, ""}};
+  char a0[] = "prog", a1[] = "-unroll=1", line[256];
+  char *argv[] = {a0, a1};
+  CHECK(tuned_line(1, argv, 1, specs, 2, line, sizeof(line)) == 1 && threads == 512 && unroll == 8);
+  CHECK(!strcmp(line, "settings: tuned for Tesla T4 at size 16777216 (tuned/tesla-t4.txt)\n"));
+  threads = 1024, unroll = 2;
+  CHECK(tuned_line(1, argv, 2, specs, 2, line, sizeof(line)) == 0 && threads == 1024 && unroll == 2);
+  CHECK(!strcmp(line, "settings: as typed (tuned/tesla-t4.txt's line for size 16777216 not used: "
+                      "it sets -unroll too)\n"));
+  CHECK(tuned_line(0, argv, 1, specs, 2, line, sizeof(line)) == 0 && threads == 1024 && unroll == 2);
+  CHECK(!strcmp(line, "settings: untuned defaults (an exercise build reads no table)\n"));
+  CHECK(system("rm -rf " TUNED_DIR) == 0);
+  CHECK(tuned_line(1, argv, 1, specs, 2, line, sizeof(line)) == 0 && threads == 1024 && unroll == 2);
+  CHECK(!strcmp(line, "settings: untuned defaults for this GPU (make tune writes them)\n"));
+}
+
 int main(void) {
   RUN(compare_identical_passes);
   RUN(tuned_tables);
+  RUN(tuned_settings_line);
   RUN(compare_tolerance_edges);
   RUN(compare_exact_means_bitwise);
   RUN(compare_nan_always_fails);
