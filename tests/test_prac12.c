@@ -3,14 +3,18 @@
  * steps of x = sqrt(|cos x|) and their fixed point, and the tolerance of prac12_gold.h held against its argument:
  * a GPU whose every step errs as far as its cos and sqrt may (more: 2.5 ulp and 1.5 ulp), the sign of each error
  * chosen to push it away from the gold, stays within the bound argued there; a value the kernel never reached, or
- * a step too few or too many at small -iters, never passes; NaN and Inf never do.
+ * a step too few or too many at small -iters, never passes; NaN and Inf never do. And work_streaming2's arithmetic
+ * (../prac12/work_streaming2.cuh): the chunks of whole blocks, which cover the array once, in order, the last the
+ * smallest; the flags it rejects; the gate, settled once, by the host or by the hold's time limit.
  */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../prac12/graphs.cuh"
 #include "../prac12/prac12_gold.h"
+#include "../prac12/work_streaming2.cuh"
 #include "gold_check.h"
 #include "test.h"
 
@@ -163,6 +167,180 @@ TEST(compare_nan_inf_and_the_tolerance_s_edge) {
   CHECK(passing(out, gold, N) == 0);
 }
 
+// every chunk: whole blocks from a block boundary, a block at least, the next where the last ended, the kernel's
+// blocks (256 (block0 + b) + t, cut at n) exactly its doubles, sizes a block apart at most, the last the smallest
+static int chunks_ok(int n, int chunks) {
+  int ok = 1, nb = ws2_blocks(n);
+  long long next = 0, smallest = n;
+  for (int i = 0; i < chunks; i++) {
+    ws2_chunk c = ws2_chunk_of(n, chunks, i);
+    long long end = (long long)(c.block0 + c.nblocks) * WS2_BLOCK;
+    ok &= c.first == next && c.first == (long long)c.block0 * WS2_BLOCK && c.nblocks >= 1 && c.count >= 1;
+    ok &= c.count == (end < n ? end : n) - c.first && (c.nblocks == nb / chunks || c.nblocks == nb / chunks + 1);
+    next = c.first + c.count;
+    if (c.count < smallest) smallest = c.count;
+  }
+  return ok && next == n && ws2_chunk_of(n, chunks, chunks - 1).count == smallest;
+}
+
+TEST(chunks_cover_the_array_in_whole_blocks) {
+  int sizes[] = {1, 255, 256, 257, 1000, 4097, 65536, 1000003, 1 << 27, WS2_N_MAX};
+  int counts[] = {1, 2, 3, 7, 8, 13, 17, 64, 255, 256, 257, 1000, 3907, WS2_CHUNKS_MAX};
+  int tried = 0;
+  for (int a = 0; a < (int)(sizeof(sizes) / sizeof(sizes[0])); a++) {
+    int n = sizes[a], nb = ws2_blocks(n);
+    CHECK(nb == (n + WS2_BLOCK - 1) / WS2_BLOCK);
+    for (int b = 0; b < (int)(sizeof(counts) / sizeof(counts[0])); b++)
+      if (counts[b] <= nb) {
+        CHECK(chunks_ok(n, counts[b]));
+        tried++;
+      }
+    CHECK(chunks_ok(n, nb)); // a block each
+  }
+  CHECK(tried > 60);
+  for (int n = 1; n <= 3 * WS2_BLOCK + 1; n += 13) // small sizes, every chunk count they allow
+    for (int chunks = 1; chunks <= ws2_blocks(n); chunks++) CHECK(chunks_ok(n, chunks));
+  // the course's: 8 chunks of 2^24 doubles, 2^16 blocks each, chunk i from block i nblocks
+  for (int i = 0; i < 8; i++) {
+    ws2_chunk c = ws2_chunk_of(1 << 27, 8, i);
+    CHECK(c.count == 1 << 24 && c.nblocks == 1 << 16 && c.block0 == i << 16 && c.first == (long long)i << 24);
+  }
+  // not dividing: 1000003 doubles, 3907 blocks (the last of 67), 7 chunks of 559 or 558 blocks
+  ws2_chunk c0 = ws2_chunk_of(1000003, 7, 0), c6 = ws2_chunk_of(1000003, 7, 6);
+  CHECK(c0.nblocks == 559 && c6.nblocks == 558 && c6.count == 557 * WS2_BLOCK + 67);
+}
+
+TEST(chunks_that_do_not_fit_are_bad_input) {
+  char msg[300];
+  CHECK(ws2_chunks_fit(1, 1, msg, sizeof(msg)) && ws2_chunks_fit(1 << 27, 8, msg, sizeof(msg)));
+  CHECK(ws2_chunks_fit(1000003, 3907, msg, sizeof(msg)) && ws2_chunks_fit(WS2_N_MAX, WS2_CHUNKS_MAX, msg, sizeof(msg)));
+  CHECK(!ws2_chunks_fit(1000003, 3908, msg, sizeof(msg)) && strstr(msg, "give -chunks=1 to 3907") != NULL);
+  CHECK(!ws2_chunks_fit(1000, 8, msg, sizeof(msg)) && strstr(msg, "-chunks=8: more chunks than the 4 blocks") != NULL);
+  CHECK(!ws2_chunks_fit(1, 2, msg, sizeof(msg)) && strstr(msg, "the 1 block of") != NULL);
+}
+
+TEST(gate_is_settled_once) {
+  ws2_gate g = {WS2_GATE_SHUT, 5000.0};
+  // the loop returned first: the host opens the gate, and the hold, when it runs, returns at once
+  CHECK(ws2_gate_settle(&g, WS2_GATE_OPENED) == WS2_GATE_OPENED);
+  double t0 = ws2_monotonic_ms();
+  ws2_gate_hold(&g);
+  CHECK(ws2_monotonic_ms() - t0 < 1000.0 && g.state == WS2_GATE_OPENED);
+  CHECK(ws2_gate_settle(&g, WS2_GATE_TIMED_OUT) == WS2_GATE_OPENED); // too late: the first settles it
+  // the loop waited: nobody opens the gate, the hold gives up after its limit, and the host, later, finds that
+  ws2_gate h = {WS2_GATE_SHUT, 30.0};
+  t0 = ws2_monotonic_ms();
+  ws2_gate_hold(&h);
+  double waited = ws2_monotonic_ms() - t0;
+  CHECK(waited >= 30.0 && waited < 5000.0 && h.state == WS2_GATE_TIMED_OUT);
+  CHECK(ws2_gate_settle(&h, WS2_GATE_OPENED) == WS2_GATE_TIMED_OUT);
+}
+
+// ---- graphs.cu's arithmetic (../prac12/graphs.cuh) ----------------------------------------------------------------
+
+TEST(graphs_counts_are_powers_of_ten_then_the_largest) {
+  int c[GR_COUNTS_MAX + 1], m = gr_counts(GR_KERNELS_MAX, c);
+  CHECK(m == 5 && c[0] == 1 && c[1] == 10 && c[2] == 100 && c[3] == 1000 && c[4] == 10000);
+  CHECK(gr_counts(1, c) == 1 && c[0] == 1);
+  CHECK(gr_counts(10, c) == 2 && c[0] == 1 && c[1] == 10);
+  CHECK(gr_counts(37, c) == 3 && c[2] == 37);
+  for (int max = 1; max <= GR_KERNELS_MAX; max++) { // increasing, ending at max, never more than the array holds
+    m = gr_counts(max, c);
+    CHECK(m >= 1 && m <= GR_COUNTS_MAX && c[m - 1] == max);
+    for (int i = 1; i < m; i++) CHECK(c[i] > c[i - 1] && c[i - 1] == (i == 1 ? 1 : 10 * c[i - 2]));
+  }
+}
+
+// the kernels, run on the CPU in an order: order[j] is the j-th kernel to run, from a poisoned array
+static void run_kernels(long long *x, int n, int dep, long long off, const int *order, int nrun) {
+  memset(x, GR_POISON_BYTE, (size_t)n * sizeof(long long));
+  for (int j = 0; j < nrun; j++) {
+    int k = order ? order[j] : j;
+    x[k] = (dep && k > 0 ? x[k - 1] : 0) + k + off; // GPU_add
+  }
+}
+
+TEST(graphs_gold_is_the_kernels_in_order) {
+  static long long x[GR_KERNELS_MAX];
+  long long first, offs[] = {0, 1, 7, 1000, GR_OFFSET_MAX};
+  long long p;
+  memset(&p, GR_POISON_BYTE, sizeof(p));
+  CHECK(p == GR_POISON && p < -9000000000000000000LL);
+  for (int o = 0; o < 5; o++)
+    for (int dep = 0; dep < 2; dep++) {
+      run_kernels(x, GR_KERNELS_MAX, dep, offs[o], NULL, GR_KERNELS_MAX);
+      CHECK(gr_check(x, GR_KERNELS_MAX, dep, offs[o], &first) == 0 && first == -1);
+      for (int k = 0; k < GR_KERNELS_MAX; k++) CHECK(x[k] >= 0 && x[k] < (1LL << 36)); // exact, never negative
+    }
+}
+
+TEST(graphs_poison_missing_kernels_order_and_stale_offsets_fail) {
+  static long long x[GR_KERNELS_MAX];
+  static int order[GR_KERNELS_MAX];
+  long long first;
+  int n = 1000;
+  for (int dep = 0; dep < 2; dep++) {
+    run_kernels(x, n, dep, 7, NULL, 0); // no kernel ran: every slot fails
+    CHECK(gr_check(x, n, dep, 7, &first) == (size_t)n && first == 0);
+    run_kernels(x, n, dep, 7, NULL, n - 1); // the last kernel missing
+    CHECK(gr_check(x, n, dep, 7, &first) == 1 && first == n - 1);
+    for (long long off = 1; off <= 3; off++) { // an update not applied: the old offset's values fail in every slot
+      run_kernels(x, n, dep, off - 1, NULL, n);
+      CHECK(gr_check(x, n, dep, off, &first) == (size_t)n);
+    }
+  }
+  // the chain out of order: kernel j runs before kernel j-1, reads the poison, and slots j onward fail (j's kernel
+  // read poison; the later ones read j's wrong value)
+  for (int j = 1; j < n; j += 111) {
+    for (int k = 0; k < n; k++) order[k] = k;
+    order[j - 1] = j, order[j] = j - 1;
+    run_kernels(x, n, 1, 7, order, n);
+    CHECK(gr_check(x, n, 1, 7, &first) >= 1 && first == j);
+    CHECK(x[j] < 0); // the poison plus k + off: still far below any right value
+  }
+}
+
+TEST(graphs_edges_are_the_streams_order) {
+  // brute force: kernel k in branch k % b; an edge for each kernel after an earlier one in its branch
+  for (int b = 1; b <= GR_BRANCHES_MAX; b++)
+    for (int n = 1; n <= 100; n++) {
+      size_t edges = 0;
+      for (int k = 0; k < n; k++) edges += k >= b;
+      CHECK(gr_edges(n, 0, b) == edges);
+      CHECK(gr_edges(n, 1, b) == (size_t)(n - 1));
+    }
+  CHECK(gr_edges(GR_KERNELS_MAX, 0, 4) == GR_KERNELS_MAX - 4);
+}
+
+TEST(graphs_lcg_skip_ahead_is_the_loop) {
+  for (long long iters = 0; iters <= 300; iters++) {
+    gr_affine s = gr_lcg_steps(iters);
+    for (unsigned long long i = 0; i < 2000; i += 333) {
+      unsigned long long v = i;
+      for (long long k = 0; k < iters; k++) v = v * GR_LCG_A + GR_LCG_C;
+      CHECK(s.a * i + s.c == v);
+    }
+  }
+  unsigned long long v = 12345; // the priority part's defaults and most: 20000 and 10^6 steps
+  for (long long k = 1; k <= 1000000; k++) {
+    v = v * GR_LCG_A + GR_LCG_C;
+    if (k == 20000 || k == 1000000) {
+      gr_affine s = gr_lcg_steps(k);
+      CHECK(s.a * 12345ULL + s.c == v);
+    }
+  }
+}
+
+TEST(graphs_pool_kernel_gold) {
+  static long long p[600];
+  for (size_t words = 1; words <= 600; words++)
+    for (int i = 0; i < 1000; i += 999) { // GPU_use with its 256 threads, then thread 0's read
+      for (size_t t = 0; t < 256 && t < words; t++)
+        p[t] = i + (long long)t, p[words - 1 - t] = i + (long long)(words - 1 - t);
+      CHECK(p[0] + p[words - 1] == gr_use_gold(i, words));
+    }
+}
+
 int main(void) {
   RUN(inputs_are_the_course_s);
   RUN(gold_steps_are_do_work_s);
@@ -170,5 +348,14 @@ int main(void) {
   RUN(tolerance_covers_the_worst_gpu);
   RUN(unreached_values_and_wrong_step_counts_fail);
   RUN(compare_nan_inf_and_the_tolerance_s_edge);
+  RUN(chunks_cover_the_array_in_whole_blocks);
+  RUN(chunks_that_do_not_fit_are_bad_input);
+  RUN(gate_is_settled_once);
+  RUN(graphs_counts_are_powers_of_ten_then_the_largest);
+  RUN(graphs_gold_is_the_kernels_in_order);
+  RUN(graphs_poison_missing_kernels_order_and_stale_offsets_fail);
+  RUN(graphs_edges_are_the_streams_order);
+  RUN(graphs_lcg_skip_ahead_is_the_loop);
+  RUN(graphs_pool_kernel_gold);
   return test_summary();
 }
