@@ -12,10 +12,10 @@
 // between, atomicCAS returns its value and we try again with that. A value that is not larger stops at once,
 // without writing: under contention most threads leave without a single atomic.
 __device__ float atomic_max_float_cas(float *addr, float val) {
-  // TODO(step 5): read the word at addr (as an int: __float_as_int / __int_as_float convert the bits); while
-  // val is larger than the float it holds, try atomicCAS((int *)addr, what you read, val's bits); if the CAS
-  // returned what you read, you are done, else retry with what it returned. Return the old value.
-  // A loop that never refreshes what it read spins forever: press Ctrl-C (on a display GPU the watchdog resets it).
+  // TODO(step 5): afterwards *addr holds the larger of itself and val, whatever other threads do meanwhile,
+  // written only by atomicCAS on the word's bits (__float_as_int / __int_as_float); return the value you last
+  // found there. The trap: atomicCAS returns what it found at addr. Keep that as your new `old`: a loop that
+  // never refreshes `old` retries a stale value forever: press Ctrl-C (on a display GPU the watchdog resets it).
   (void)val; // delete this line when val is used
   return *addr;
 }
