@@ -1,11 +1,15 @@
 /*
  * tuned.h -- the tuned tables (practical 10): a program's settings for this GPU and this size, read at start-up
- * from tuned/<gpu>.txt, which `make tune` writes and the repository keeps for every GPU it was run on.
+ * from tuned/<gpu>.txt, which `make tune` writes on the GPU it runs on. The repository keeps the tables its
+ * maintainers committed (tuned/h100.txt); a learner's stays in their copy, theirs to commit.
  *
- * A table is plain text, one line per program and size class, its settings as the program's own flags:
- *   # tuned/h100.txt -- NVIDIA H100 80GB HBM3, written by make tune (prac10) on 2026-11-28 10:00 UTC
- *   laplace3d_tb 512: -T=3 -by=32 -kchunk=32
- *   laplace3d_tb 1024: -T=4 -by=64 -kchunk=256
+ * A table is plain text, one line per program and size class, its settings as the program's own flags, as in
+ * tuned/h100.txt:
+ *   # h100.txt -- NVIDIA H100 80GB HBM3; written by tune -table (practical 10, make tune), read by common/tuned.h:
+ *   # PROGRAM SIZE: the program's flags for the size class nearest its size
+ *   laplace3d_tb 384: -T=4 -by=64 -kchunk=256
+ *   laplace3d_tb 512: -T=6 -by=64 -kchunk=512
+ *   laplace3d_tb 640: -T=5 -by=64 -kchunk=512
  * The file is named by the GPU (tuned_gpu_key: h100, h200, else a slug of the name, as docs/results_<gpu>.csv).
  * A program looks up its name and its size (one number, such as the grid's side or the row length); the class
  * nearest to it on a log scale is used, so a size between two classes takes the closer one's settings. The

@@ -1,6 +1,7 @@
 /*
  * tune.c -- practical 10: an auto-tuner. It picks the values of a program's compile-time parameters (BLOCK_X,
- * BLOCK_Y, ...) that make it fastest, by building and timing the program once per configuration.
+ * BLOCK_Y, ...) or run-time flags (-T=, -by=) that make it fastest, by building (where there is a compile
+ * command) and timing the program once per configuration.
  *
  * The course's tool is Flamingo (Ben Spencer's "Autotuning System", Python 2). This is the same idea in C, and it
  * reads the same config file: [variables] {BLOCK_X, BLOCK_Y}, a tree whose sibling sub-lists are tuned one
@@ -23,15 +24,19 @@
  *   - strategies beside the course's exhaustive tree: random samples, and hill climbing with random restarts;
  *     -replay runs a strategy over a complete log and says how soon it came within 2 % of the best;
  *   - the best few are timed again, interleaved (A B C A B C ...), so that a decision survives the noise: when
- *     the runner-up is within the noise of the best, tune says so and picks by a stated rule.
+ *     the runner-up is within the noise of the best, tune says so and picks by a stated rule;
+ *   - tuned tables (step 5): a config's [table] names the program, its size variable and the settings as the
+ *     program's flags; -sizes lists the size classes, -size=N tunes one class alone (a log of its own), and
+ *     -table=DIR writes the winner's line into DIR/<this GPU>.txt, which the programs read (common/tuned.h).
  *
  *   ./tune examples/fake.conf                    the course's exhaustive search, in the tree's order
  *   ./tune examples/fake.conf -strategy=hill -budget=20 -seed=1    (or -strategy=random -samples=10)
  *   ./tune examples/fake.conf -replay=examples/fake_full.csv -strategy=hill -trials=50
+ *   ./tune examples/laplace3d_tb_table.conf -size=512 -table=../tuned -strategy=hill -budget=20    (one class)
  * Like the course's tool it works in the config file's folder: the commands and the log are relative to it.
  */
 #define _POSIX_C_SOURCE 200809L
-#define COURSE_STEPS "practical 10, workbook steps 1 to 4 (course steps 1 to 6: Flamingo's auto-tuner, rebuilt in C)"
+#define COURSE_STEPS "practical 10, workbook steps 1 to 5 (course steps 1 to 6: Flamingo's auto-tuner, rebuilt in C)"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

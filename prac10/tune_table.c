@@ -1,5 +1,5 @@
 /*
- * tune_table.c -- the line a tuning writes into a tuned table (practical 10, step 6): tuned/<gpu>.txt, one line per
+ * tune_table.c -- the line a tuning writes into a tuned table (practical 10, step 5): tuned/<gpu>.txt, one line per
  * program and size class, "PROGRAM SIZE: SETTINGS", the settings being the program's own flags, which
  * common/tuned.h (the programs' reader) applies at start-up where the user typed none. A line for the same program
  * and size is replaced; the file is written whole to a temporary name and renamed, so that a reader never sees it
