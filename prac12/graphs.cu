@@ -76,12 +76,15 @@ static void enqueue_independent(const streams_t *st, long long *d_x, int n, long
   }
 }
 
+// Every capture is thread-local (cudaStreamCaptureModeThreadLocal): while s is captured, only this thread is
+// barred from the calls that could synchronise it. Global mode bars every thread's, and the peak-memory sampler
+// (make defaults, common/gpu_profile.h) calls cuMemGetInfo from a thread of its own
 #ifndef EXERCISE
 // step 3: the chain's graph. Between the two calls, s is being captured: its launches are recorded as the graph's
 // nodes, each depending on the one before (the stream's order), and none runs
 static cudaGraph_t capture_chain(long long *d_x, int n, long long off, cudaStream_t s) {
   cudaGraph_t graph;
-  checkCudaErrors(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  checkCudaErrors(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
   enqueue_chain(d_x, n, off, s);
   checkCudaErrors(cudaStreamEndCapture(s, &graph));
   return graph;
@@ -116,16 +119,19 @@ static void check_slots(const long long *d_x, long long *h_x, int n, int dep, lo
 }
 
 // A captured graph, checked: n kernel nodes, and the edges of the streams' order (graphs.cuh, gr_edges). Fewer
-// nodes: the launches went to the stream, not into a graph
-static cudaGraph_t capture(streams_t *st, long long *d_x, int n, int dep, long long off) {
+// nodes: the launches went to the stream, not into a graph. *cap_ms (unless NULL): host ms of the capture alone,
+// from its beginning to its end, the checks after it left out
+static cudaGraph_t capture(streams_t *st, long long *d_x, int n, int dep, long long off, double *cap_ms) {
   cudaGraph_t g = NULL;
+  double t0 = wall_ms();
   if (dep) {
     g = capture_chain(d_x, n, off, st->s[0]);
   } else {
-    checkCudaErrors(cudaStreamBeginCapture(st->s[0], cudaStreamCaptureModeGlobal));
+    checkCudaErrors(cudaStreamBeginCapture(st->s[0], cudaStreamCaptureModeThreadLocal));
     enqueue_independent(st, d_x, n, off);
     checkCudaErrors(cudaStreamEndCapture(st->s[0], &g));
   }
+  if (cap_ms) *cap_ms = wall_ms() - t0;
   cudaStreamCaptureStatus cs;
   checkCudaErrors(cudaStreamIsCapturing(st->s[0], &cs));
   if (cs != cudaStreamCaptureStatusNone) exit(result_check(0, "the stream is still being captured: no EndCapture"));
@@ -184,11 +190,10 @@ static void part_launch(streams_t *st, long long *d_x, long long *h_x, const int
       long long off = 7; // any offset: the update part changes it
       float ms_s = median_runs(st, NULL, d_x, n, dep, off, reps);
       check_slots(d_x, h_x, n, dep, off, "stream launches");
-      double t0 = wall_ms();
-      cudaGraph_t g = capture(st, d_x, n, dep, off);
-      double cap_ms = wall_ms() - t0;
+      double cap_ms;
+      cudaGraph_t g = capture(st, d_x, n, dep, off, &cap_ms);
       cudaGraphExec_t ge;
-      t0 = wall_ms();
+      double t0 = wall_ms();
       checkCudaErrors(cudaGraphInstantiate(&ge, g, 0));
       double inst_ms = wall_ms() - t0;
       float ms_g = median_runs(st, ge, d_x, n, dep, off, reps);
@@ -227,7 +232,7 @@ static void part_update(streams_t *st, long long *d_x, long long *h_x, const int
          "us per node: set params, exec update, instantiate");
   for (int c = 0; c < m; c++) {
     int n = counts[c];
-    cudaGraph_t g = capture(st, d_x, n, 1, 0);
+    cudaGraph_t g = capture(st, d_x, n, 1, 0, NULL);
     size_t nn = (size_t)n;
     cudaGraphNode_t *nodes = (cudaGraphNode_t *)malloc(nn * sizeof(*nodes));
     cudaKernelNodeParams *kp = (cudaKernelNodeParams *)malloc(nn * sizeof(*kp));
@@ -238,6 +243,10 @@ static void part_update(streams_t *st, long long *d_x, long long *h_x, const int
       checkCudaErrors(cudaGraphNodeGetType(nodes[i], &type));
       if (type != cudaGraphNodeTypeKernel) exit(result_check(0, "the chain's graph has a node that is no kernel"));
       checkCudaErrors(cudaGraphKernelNodeGetParams(nodes[i], &kp[i]));
+      if (kp[i].kernelParams == NULL) // a captured <<<>>> launch has them; a node built with `extra` has none to copy
+        exit(result_fail("the chain's kernel node %d holds its arguments in `extra`, not kernelParams: the update by "
+                         "set params cannot change its offset",
+                         i));
     }
     cudaGraphExec_t ea, eb, ec;
     checkCudaErrors(cudaGraphInstantiate(&ea, g, 0));
@@ -257,13 +266,16 @@ static void part_update(streams_t *st, long long *d_x, long long *h_x, const int
       t[0][r] = (float)(wall_ms() - t0);
       run_once(st, ea, d_x, n, 1, off);
       check_slots(d_x, h_x, n, 1, off, "update by set params");
-      t0 = wall_ms();
-      cudaGraph_t g2 = capture(st, d_x, n, 1, off);
-      t[1][r] = (float)(wall_ms() - t0);
+      double cap_ms;
+      cudaGraph_t g2 = capture(st, d_x, n, 1, off, &cap_ms);
+      t[1][r] = (float)cap_ms;
       cudaGraphExecUpdateResultInfo info;
       t0 = wall_ms();
-      checkCudaErrors(cudaGraphExecUpdate(eb, g2, &info)); // fails unless g2 has g's shape
+      cudaError_t ue = cudaGraphExecUpdate(eb, g2, &info); // fails unless g2 has g's shape
       t[2][r] = (float)(wall_ms() - t0);
+      if (ue != cudaSuccess) // why, in the update's own terms (cudaGraphExecUpdateResult), before the error's name
+        printf("cudaGraphExecUpdate of %d kernels: cudaGraphExecUpdateResult %d\n", n, (int)info.result);
+      checkCudaErrors(ue);
       run_once(st, eb, d_x, n, 1, off);
       check_slots(d_x, h_x, n, 1, off, "update by exec update");
       t0 = wall_ms();
@@ -334,7 +346,7 @@ int main(int argc, char **argv) {
   // can this device and driver capture and instantiate a graph? One kernel, captured and instantiated
   cudaGraph_t g = NULL;
   cudaGraphExec_t ge = NULL;
-  cudaError_t e = cudaStreamBeginCapture(st.s[0], cudaStreamCaptureModeGlobal);
+  cudaError_t e = cudaStreamBeginCapture(st.s[0], cudaStreamCaptureModeThreadLocal);
   if (e == cudaSuccess) add(d_x, 0, 0, 0, st.s[0]), e = cudaStreamEndCapture(st.s[0], &g);
   if (e == cudaSuccess) e = cudaGraphInstantiate(&ge, g, 0);
   if (ge) checkCudaErrors(cudaGraphExecDestroy(ge));

@@ -59,6 +59,16 @@ void prac12_gold(double *x, size_t n, int iters);
 /* The CPU threads prac12_gold runs on (1 without OpenMP), for the programs' gold line */
 int prac12_gold_threads(void);
 
+/*
+ * The host's memory, before work_streaming and work_streaming2 allocate theirs (at -n=2^29, 8 GiB and 12 GiB, 4 of it
+ * pinned): MemAvailable, the kernel's estimate of what can be allocated without swapping, from /proc/meminfo.
+ * prac12_meminfo_available: its value in bytes, from the file's text; -1 when the text has no such line (a kernel
+ * older than 3.14, or not Linux). prac12_host_memory_ok: 1 when `bytes` fit in what the file at `path` says is
+ * available, or when it cannot tell (no file, no line); else 0, with both amounts and `what` in msg.
+ */
+long long prac12_meminfo_available(const char *text);
+int prac12_host_memory_ok(size_t bytes, const char *what, const char *path, char *msg, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -130,7 +130,9 @@ static double pool_loop(int w, int allocs, size_t bytes, cudaStream_t s, long lo
     if (d_out) {
       GPU_use<<<1, GR_USE_THREADS, 0, s>>>(p, bytes / sizeof(long long), i, d_out);
       getLastCudaError("GPU_use execution failed");
-      if (w == 0) checkCudaErrors(cudaStreamSynchronize(s)); // cudaFree does not wait for a non-blocking stream
+      // cudaFree is not ordered in s as cudaFreeAsync is: p must not be freed while the kernel queued in s may
+      // still use it, so the loop waits for s first
+      if (w == 0) checkCudaErrors(cudaStreamSynchronize(s));
     }
     checkCudaErrors(w ? cudaFreeAsync(p, s) : cudaFree(p));
     if (w >= 2) checkCudaErrors(cudaStreamSynchronize(s));

@@ -1,14 +1,18 @@
 /*
  * work_streaming2.cuh -- practical 12, step 2: the arithmetic of work_streaming2.cu, plain C (header only), so that
  * tests/test_prac12.c checks it with gcc and no GPU: how the array is cut into chunks of whole blocks, the flags'
- * limits, and the gate, the exercise's check that the chunk loop queues its copies and returns. The bounds that
- * the chunked time is held against are prac11's (pipe_bound in ../prac11/pipeline.cuh).
+ * limits, the gate, the exercise's check that the chunk loop queues its copies and returns (and when it cannot
+ * tell), and the bounds the chunked time is held against: prac11's pipe_bound (../prac11/pipeline.cuh), fed from
+ * whole-array measurements.
  */
 #ifndef WORK_STREAMING2_CUH
 #define WORK_STREAMING2_CUH
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
+
+#include "../prac11/pipeline.cuh" /* pipe_bound: a pipeline's bounds from one chunk's stage times */
 
 #define WS2_BLOCK 256       /* the course's threads per block; a chunk is whole blocks of them */
 #define WS2_N_MAX (1 << 29) /* doubles at most, 4 GiB: the course's int indexes stay below 2^31 */
@@ -94,6 +98,60 @@ static inline void ws2_gate_hold(void *arg) {
     else
       nanosleep(&nap, NULL);
   }
+}
+
+/* CUDA_LAUNCH_BLOCKING set (to anything but 0) makes every launch and copy wait for its work, by design: the gate
+ * would wait out its limit and fail a loop that only queues. v: the variable's value (NULL: unset) */
+static inline int ws2_launch_blocking(const char *v) { return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0; }
+
+/*
+ * The bounds (pipe_bound's: naive, link, fill and drain) from measurements of the whole array, not of one chunk. A
+ * chunk's copies and kernel timed alone each carry a call's fixed cost, and a pair of copies forked into two streams
+ * and joined back pays its events too: at thousands of chunks, chunks x them could exceed what the chunks cost side
+ * by side, and the "bound" be beaten. So: the whole array copied in, and copied out (in_ms, out_ms); half of it in
+ * and the other half out at once, in two streams (both_ms for both_each doubles each way; 0: not measured, n = 1);
+ * the kernel on the whole array (k_ms). Each is scaled to the smallest chunk, the last, of count doubles, so that
+ * pipe_bound's "chunks x a chunk's time" is at most the whole array's. What this assumes: the copies of one direction
+ * go no faster side by side, in several streams, than one copy of the whole array (one copy reaches the link's
+ * rate); in and out at once no faster than the two halves measured; and the chunks' kernels, side by side, no faster
+ * than one kernel on the whole array (the same blocks, which one grid schedules as well as many).
+ */
+static inline pipe_bounds ws2_bound(int n, int chunks, long long count, double in_ms, double k_ms, double out_ms,
+                                    double both_ms, long long both_each) {
+  double f = (double)count / n; /* the chunk's share of the array */
+  /* n = 1: one chunk, whose copy out cannot start before its copy in ends */
+  double both = both_each > 0 ? both_ms * (double)count / (double)both_each : (in_ms + out_ms) * f;
+  return pipe_bound(chunks, in_ms * f, k_ms * f, out_ms * f, both);
+}
+
+/* The copy rates' table: rate[pinned][out][whole array] in GB/s, each the median of reps, one chunk (chunk_bytes)
+ * or the whole array (bytes) */
+static inline void ws2_print_rates(int reps, double chunk_bytes, double bytes, double rate[2][2][2]) {
+  char col[2][64];
+  snprintf(col[0], sizeof(col[0]), "one chunk (%.2f MiB)", chunk_bytes / 1048576.0);
+  snprintf(col[1], sizeof(col[1]), "the whole array (%.2f MiB)", bytes / 1048576.0);
+  printf("copy rates in GB/s (median of %d) %26s %30s\n", reps, col[0], col[1]);
+  const char *row[2][2] = {{"pageable (malloc), in", "pageable (malloc), out"},
+                           {"pinned (h_data), in", "pinned (h_data), out"}};
+  for (int p = 0; p < 2; p++)
+    for (int out = 0; out < 2; out++) printf("  %-30s %26.1f %30.1f\n", row[p][out], rate[p][out][0], rate[p][out][1]);
+}
+
+/* The bounds' lines: the whole-array measurements (pinned host memory, each the median of reps) and what they
+ * bound, ws2_bound's bd */
+static inline void ws2_print_bounds(int chunks, double bytes, int reps, double in_ms, double out_ms, double both_ms,
+                                    double both_bytes, double k_ms, pipe_bounds bd, int copy_engines) {
+  printf("the bounds, from the whole array in pinned host memory (median of %d; the GPU's copy engines: %d):\n", reps,
+         copy_engines);
+  printf("  copy in                  %9.4f ms  %6.1f GB/s\n", in_ms, bytes / (in_ms * 1e6));
+  printf("  copy out                 %9.4f ms  %6.1f GB/s\n", out_ms, bytes / (out_ms * 1e6));
+  if (both_bytes > 0)
+    printf("  half in, half out at once %8.4f ms  %6.1f GB/s both ways together (two streams)\n", both_ms,
+           both_bytes / (both_ms * 1e6));
+  printf("  kernel                   %9.4f ms\n", k_ms);
+  printf("bound: naive max(in, kernel, out) = %.3f ms; link (bytes in + out) / both-ways rate = %.3f ms; the bound "
+         "%.3f ms (%s); with the fill and drain no schedule avoids (%d chunks), %.3f ms\n",
+         bd.naive_ms, bd.link_ms, bd.bound_ms, bd.limit, chunks, bd.fill_ms);
 }
 
 #endif /* WORK_STREAMING2_CUH */

@@ -5,12 +5,15 @@
  * chosen to push it away from the gold, stays within the bound argued there; a value the kernel never reached, or
  * a step too few or too many at small -iters, never passes; NaN and Inf never do. And work_streaming2's arithmetic
  * (../prac12/work_streaming2.cuh): the chunks of whole blocks, which cover the array once, in order, the last the
- * smallest; the flags it rejects; the gate, settled once, by the host or by the hold's time limit.
+ * smallest; the flags it rejects; the gate, settled once, by the host or by the hold's time limit, and left out under
+ * CUDA_LAUNCH_BLOCKING; the bounds from whole-array times, never above what the whole array costs. And the host
+ * memory check before the big runs (MemAvailable, prac12_gold.c).
  */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../prac12/graphs.cuh"
 #include "../prac12/prac12_gold.h"
@@ -236,6 +239,77 @@ TEST(gate_is_settled_once) {
   CHECK(ws2_gate_settle(&h, WS2_GATE_OPENED) == WS2_GATE_TIMED_OUT);
 }
 
+TEST(gate_is_left_out_under_launch_blocking) {
+  CHECK(!ws2_launch_blocking(NULL) && !ws2_launch_blocking("") && !ws2_launch_blocking("0"));
+  CHECK(ws2_launch_blocking("1") && ws2_launch_blocking("yes"));
+}
+
+// the bounds from whole-array times: scaled to the smallest chunk, so chunks x a stage is at most the whole array's,
+// and equal to it where the chunks are equal (the course's 8 of 2^24 doubles)
+TEST(bounds_from_the_whole_array) {
+  double in = 40.0, k = 30.0, out = 45.0, both = 30.0; // whole-array ms; both: half in, half out at once
+  int n = 1 << 27;
+  pipe_bounds b = ws2_bound(n, 8, 1 << 24, in, k, out, both, n / 2);
+  CHECK_NEAR(b.naive_ms, out, 1e-9);
+  CHECK_NEAR(b.link_ms, 2 * both, 1e-9); // all of it in and all of it out: twice the halves' time
+  CHECK(strcmp(b.key, "link") == 0 && b.bound_ms == b.link_ms);
+  CHECK_NEAR(b.fill_ms, (in + out) / 8 + 7 * 2 * both / 8, 1e-9);
+  b = ws2_bound(n, 8, 1 << 24, in, 400.0, out, both, n / 2); // a long kernel
+  CHECK(strcmp(b.key, "kernel") == 0 && fabs(b.bound_ms - 400.0) < 1e-9);
+  CHECK_NEAR(b.fill_ms, (in + out) / 8 + 400.0, 1e-9);
+  // chunks that do not divide the array: every bound at most the whole array's figure, the fill too
+  int sizes[] = {1, 2, 257, 1000003, 1 << 27, WS2_N_MAX}, counts[] = {1, 2, 7, 3907, WS2_CHUNKS_MAX};
+  for (int a = 0; a < 6; a++)
+    for (int c = 0; c < 5; c++) {
+      int m = sizes[a], chunks = counts[c];
+      if (chunks > ws2_blocks(m)) continue;
+      long long last = ws2_chunk_of(m, chunks, chunks - 1).count, half = m / 2;
+      b = ws2_bound(m, chunks, last, in, k, out, both, half);
+      double link = half ? both * (double)m / half : in + out; // all of it both ways at the halves' rate
+      CHECK(b.naive_ms <= out * (1 + 1e-12) && b.link_ms <= link * (1 + 1e-12));
+      double fill = link + (in + out) / chunks; // the first in and the last out alone, the rest both ways
+      CHECK(b.fill_ms <= (in + k + out > fill ? in + k + out : fill) * (1 + 1e-12));
+      CHECK(b.bound_ms >= b.naive_ms && b.bound_ms >= b.link_ms && b.fill_ms >= b.bound_ms * (1 - 1e-12));
+    }
+  // n = 1: one chunk, no halves: its copies one after the other, then the fill is in + kernel + out
+  b = ws2_bound(1, 1, 1, in, k, out, 0.0, 0);
+  CHECK_NEAR(b.link_ms, in + out, 1e-9);
+  CHECK_NEAR(b.fill_ms, in + k + out, 1e-9);
+}
+
+TEST(host_memory_from_meminfo) {
+  CHECK(prac12_meminfo_available("MemTotal:       16384 kB\nMemFree:  100 kB\nMemAvailable:    2048 kB\n") ==
+        2048LL * 1024);
+  CHECK(prac12_meminfo_available("MemAvailable: 7 kB") == 7 * 1024);
+  CHECK(prac12_meminfo_available("MemTotal: 1 kB\nMemFree: 1 kB\n") == -1); // an old kernel's: no such line
+  CHECK(prac12_meminfo_available("XMemAvailable: 5 kB\n") == -1 && prac12_meminfo_available("") == -1);
+  char path[] = "/tmp/test_prac12_meminfo_XXXXXX", msg[300] = "";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fputs("MemTotal:       16777216 kB\nMemAvailable:    3145728 kB\n", f); // 3 GiB available
+  fclose(f);
+  CHECK(prac12_host_memory_ok(3ULL << 30, "x", path, msg, sizeof(msg)) && msg[0] == '\0');
+  CHECK(!prac12_host_memory_ok((3ULL << 30) + 1, "the data and its gold", path, msg, sizeof(msg)));
+  CHECK(strstr(msg, "host memory for the data and its gold: 3.00 GiB needed, 3.00 GiB available (MemAvailable in") !=
+        NULL);
+  f = fopen(path, "w");
+  fputs("MemTotal:       16777216 kB\n", f); // no MemAvailable: it cannot tell, so the run goes on
+  fclose(f);
+  CHECK(prac12_host_memory_ok(1ULL << 62, "x", path, msg, sizeof(msg)));
+  unlink(path);
+  CHECK(prac12_host_memory_ok(1ULL << 62, "x", path, msg, sizeof(msg))); // no file: the same
+  // this machine's own: a byte fits, 2^62 bytes do not (where it has the line)
+  CHECK(prac12_host_memory_ok(1, "x", "/proc/meminfo", msg, sizeof(msg)));
+  FILE *p = fopen("/proc/meminfo", "r");
+  if (p != NULL) {
+    char text[16384];
+    text[fread(text, 1, sizeof(text) - 1, p)] = '\0';
+    fclose(p);
+    if (prac12_meminfo_available(text) >= 0) CHECK(!prac12_host_memory_ok(1ULL << 62, "x", "/proc/meminfo", msg, 300));
+  }
+}
+
 // ---- graphs.cu's arithmetic (../prac12/graphs.cuh) ----------------------------------------------------------------
 
 TEST(graphs_counts_are_powers_of_ten_then_the_largest) {
@@ -351,6 +425,9 @@ int main(void) {
   RUN(chunks_cover_the_array_in_whole_blocks);
   RUN(chunks_that_do_not_fit_are_bad_input);
   RUN(gate_is_settled_once);
+  RUN(gate_is_left_out_under_launch_blocking);
+  RUN(bounds_from_the_whole_array);
+  RUN(host_memory_from_meminfo);
   RUN(graphs_counts_are_powers_of_ten_then_the_largest);
   RUN(graphs_gold_is_the_kernels_in_order);
   RUN(graphs_poison_missing_kernels_order_and_stale_offsets_fail);

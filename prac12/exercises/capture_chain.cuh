@@ -10,7 +10,7 @@
  */
 static cudaGraph_t capture_chain(long long *d_x, int n, long long off, cudaStream_t s) {
   cudaGraph_t graph = NULL;
-  // TODO(step 3): put s in capture mode first (cudaStreamBeginCapture, cudaStreamCaptureModeGlobal), so that the
+  // TODO(step 3): put s in capture mode first (cudaStreamBeginCapture, cudaStreamCaptureModeThreadLocal), so that the
   // launches below are recorded as the graph's nodes instead of being run; then end the capture
   // (cudaStreamEndCapture), which hands back the graph. Each call wrapped in checkCudaErrors. While s is being
   // captured, what happens to a kernel launched into it, and why may the program not synchronise it then?
