@@ -44,19 +44,7 @@
 #define KO_BUILD_LEGACY 1
 #endif
 
-// the course's kernel: one thread per double, launch idx taking the idx-th block of the array (one block per
-// launch); iters dependent steps, in a register (the course writes data[i] back each step: the same results)
-__global__ void do_work(double *data, int N, int idx, int iters) {
-  int i = blockIdx.x * blockDim.x + blockDim.x * idx + threadIdx.x;
-  if (i < N) {
-    double x = data[i];
-    for (int j = 0; j < iters; j++) {
-      x = cos(x);
-      x = sqrt(fabs(x));
-    }
-    data[i] = x;
-  }
-}
+#include "do_work.cuh" // the course's kernel, shared by the three programs
 
 // the workbook's: the data set back to its inputs before each run (untimed), so that each run's output is checked
 // on its own; and each run's output against the gold, once all its work is done

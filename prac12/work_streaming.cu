@@ -27,19 +27,7 @@
 #define WS_BLOCK 256       // the course's blocksize: any size works, the doubles are independent
 #define WS_N_MAX (1 << 29) // doubles at most, 4 GiB: the course's int indexes stay below 2^31
 
-// the course's kernel: one thread per double (launch idx starts at block idx of the array: 0 here, one launch
-// for all); iters dependent steps, in a register (the course writes data[i] back each step: the same results)
-__global__ void do_work(double *data, int N, int idx, int iters) {
-  int i = blockIdx.x * blockDim.x + blockDim.x * idx + threadIdx.x;
-  if (i < N) {
-    double x = data[i];
-    for (int j = 0; j < iters; j++) {
-      x = cos(x);
-      x = sqrt(fabs(x));
-    }
-    data[i] = x;
-  }
-}
+#include "do_work.cuh" // the course's kernel, shared by the three programs
 
 int main(int argc, char **argv) {
   int total_data = 1 << 27, iters = 20;

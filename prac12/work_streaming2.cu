@@ -49,19 +49,7 @@
 #define WS2_STREAM0 "the legacy default stream"
 #endif
 
-// the course's kernel (work_streaming's): one thread per double, launch idx starting at block idx of the array;
-// iters dependent steps, in a register (the course writes data[i] back each step: the same results)
-__global__ void do_work(double *data, int N, int idx, int iters) {
-  int i = blockIdx.x * blockDim.x + blockDim.x * idx + threadIdx.x;
-  if (i < N) {
-    double x = data[i];
-    for (int j = 0; j < iters; j++) {
-      x = cos(x);
-      x = sqrt(fabs(x));
-    }
-    data[i] = x;
-  }
-}
+#include "do_work.cuh" // the course's kernel, shared by the three programs
 
 #ifndef EXERCISE
 // step 2: page-locked (pinned) host memory. The copy engines read and write it directly, where pageable memory
