@@ -183,9 +183,9 @@ int main(int argc, char **argv) {
 
   // The GPU takes work from the streams through a few hardware queues (connections): 8 unless the environment's
   // CUDA_DEVICE_MAX_CONNECTIONS says otherwise (1 to 32, read when the context is made); streams beyond that share
-  // queues, and a sweep waiting at a queue's head holds back the grid behind it. More is not faster here: on an H100
-  // (2026-11-27) 32 queues made the host's launches slower (6.8 ms against 4.6 for the 1280), and so the streams way
-  // too (6.9 ms against 4.7). The driver's default is kept; try CUDA_DEVICE_MAX_CONNECTIONS=1, 4 and 32.
+  // queues, and a sweep waiting at a queue's head holds back the grid behind it. More queues did not make every way
+  // faster: what they did to each way's host and GPU times is in docs/notes/prac11.md (step 3). The driver's
+  // default is kept; try CUDA_DEVICE_MAX_CONNECTIONS=1, 4 and 32.
   const char *env_connections = getenv("CUDA_DEVICE_MAX_CONNECTIONS"), *connections = env_connections;
   if (!connections) connections = "8";
   int dev = findCudaDevice(argc, argv);

@@ -107,7 +107,7 @@ static long long prac11_timer_step_ns(void) {
 
 // Step 2: each kernel's own start and end stamps (d_stamps: two per kernel), one line per kernel beside its
 // events' interval, each in ms from the earliest start by the same clock; then the overlaps they show, and the
-// timer's resolution seen. who_name, who[i]: kernel i's stream or host thread
+// timer's step (prac11_timer_step_ns, measured after the run). who_name, who[i]: kernel i's stream or host thread
 static void prac11_stamps_report(const unsigned long long *d_stamps, const char *who_name, const int *who,
                                  prac11_report_t *r) {
   int k = r->k;

@@ -40,10 +40,11 @@
 #define PRAC11_BUILD "legacy"
 #endif
 
+// what is wrong with a run's stamps. Not the timer's step: the smallest gap between two stamps only bounds it from
+// above (prac11_check.cuh measures it, one thread reading %globaltimer in a loop)
 typedef struct {
   int missing;       // kernels without a whole pair of stamps: a 0 (never written), or an end not after its start
   int first_missing; // the first of them (-1: none)
-  long long step_ns; // the resolution seen: the smallest nonzero difference between any two stamps (0: none)
 } prac11_stamps_t;
 
 // stamps[2i], stamps[2i+1]: kernel i's start and end in ns of %globaltimer, 0 where nothing wrote one (the
@@ -51,7 +52,7 @@ typedef struct {
 // and end[i] are set, in ms from the earliest start, and nothing else is written.
 static inline prac11_stamps_t prac11_stamp_intervals(const unsigned long long *stamps, int k, double *begin,
                                                      double *end) {
-  prac11_stamps_t s = {0, -1, 0};
+  prac11_stamps_t s = {0, -1};
   unsigned long long first = 0;
   for (int i = 0; i < k; i++) {
     unsigned long long b = stamps[2 * i], e = stamps[2 * i + 1];
@@ -60,10 +61,6 @@ static inline prac11_stamps_t prac11_stamp_intervals(const unsigned long long *s
     } else if (first == 0 || b < first)
       first = b;
   }
-  for (int i = 0; i < 2 * k; i++)
-    for (int j = 0; j < 2 * k; j++)
-      if (stamps[i] && stamps[j] > stamps[i] && (s.step_ns == 0 || (long long)(stamps[j] - stamps[i]) < s.step_ns))
-        s.step_ns = (long long)(stamps[j] - stamps[i]);
   if (s.missing) return s;
   // ns differences below 2^53 are exact doubles, so equal stamps stay equal (touching, not overlapping)
   for (int i = 0; i < k; i++) {

@@ -15,8 +15,9 @@
  * Step 2 (the course's step 4, prints from thread 0 as each kernel starts and ends): thread 0 of each kernel
  * writes %globaltimer, the GPU's nanosecond timer, as it starts and once its block is done, into a buffer of two
  * stamps per kernel (prac11_timeline.cuh says why not device printf); one line per kernel then gives its interval
- * by these stamps beside its events', the overlaps are counted again from the stamps, and the timer's resolution
- * seen is printed. Step 5: -timeline=FILE writes both sets of intervals as CSV, which timeline.py draws.
+ * by these stamps beside its events', the overlaps are counted again from the stamps, and the timer's step is
+ * printed, measured after the run by one thread reading %globaltimer in a loop (prac11_check.cuh). Step 5:
+ * -timeline=FILE writes both sets of intervals as CSV, which timeline.py draws.
  * Try -streams=1 to 32 (one more block-sized kernel each) and -n= (the work per kernel) in both builds.
  * The exercise (make exercises): exercises/stream_per_thread, built with -DEXERCISE, takes the stamps from
  * exercises/stamps.cuh, where they are left to write.

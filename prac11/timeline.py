@@ -10,12 +10,15 @@ Each row of a CSV is one interval by one clock (source): `event`, the event pair
 or `globaltimer`, thread 0's own stamps from the GPU's nanosecond timer (prac11_timeline.cuh). Each source's times
 are ms from its own earliest start: the two are different clocks, so only differences within one source mean
 anything. In stream_test's and multithread_test's files a row is a kernel (the kernel column is its number), and a
-row of the picture holds both bars of one kernel: the event pair's (wide, pale) and the stamps' (narrow, dark),
-which lies inside it. In pipeline's, a row is one stage of one chunk, by events: the kernel column names the stage
-and the chunk ("in 3", "kernel 3", "out 3"), and stream_or_thread is the stream (0 the legacy default stream, 1 to
-3 version 2's copy-in, compute and copy-out streams). Its two programs (version 0, serial from pinned memory, and
-version 2, pipelined) are a panel each, of three lanes: copy-ins, kernels, copy-outs, each chunk a bar, shaded by
-turns and numbered where it is wide enough. Stages one above another ran at once.
+row of the picture holds both bars of one kernel: the event pair's (wide, pale) and the stamps' (narrow, dark).
+In time the stamps lie inside the event pair, but each source is drawn from its own earliest start, the first
+kernel's, and the first kernel's event pair is longer than its stamps (its launch also loads the kernel onto the
+GPU): so the other kernels' dark bars start left of their pale ones, by about that difference. In pipeline's, a
+row is one stage of one chunk, by events: the kernel column names the stage and the chunk ("in 3", "kernel 3",
+"out 3"), and stream_or_thread is the stream (0 the legacy default stream, 1 to 3 version 2's copy-in, compute
+and copy-out streams). Its two programs (version 0, serial from pinned memory, and version 2, pipelined) are a
+panel each, of three lanes: copy-ins, kernels, copy-outs, each chunk a bar, shaded by turns and numbered where it
+is wide enough. Stages one above another ran at once.
 
 Every file is checked first (its header, 7 fields a row, a build of legacy or per-thread, a source of event or
 globaltimer, a kernel column that is a whole number or a stage and a chunk number (kernels and stages not mixed
