@@ -2,7 +2,8 @@
  * exercises/prac1d.cu -- practical 1, step 6: write the vector addition z = x + y yourself.
  *
  * The finished program is ../prac1d.cu: try first. Fill in the places marked TODO(step 6) (the kernel's
- * body, the number of blocks and the launch), then `make exercises/prac1d && ./exercises/prac1d`.
+ * body, x and y on the device, the number of blocks and the launch), then
+ * `make exercises/prac1d && ./exercises/prac1d`.
  * Until they are right it ends RESULT: FAIL (exercise not done: ...): z starts as NaN, and the gold
  * comparison fails every element your kernel does not write correctly.
  *
@@ -33,8 +34,7 @@
 
 // one thread per element; the last block may be partly idle
 __global__ void add_vectors(const float *x, const float *y, float *z, int n) {
-  // TODO(step 6): this thread's global index from threadIdx.x, blockIdx.x and blockDim.x; then, if it is
-  // below n (the last block sticks out past the end), z[index] = x[index] + y[index]
+  // TODO(step 6): one thread per element of z, z = x + y (the grid is rounded up: some threads have none)
 }
 
 
@@ -46,8 +46,7 @@ typedef struct {
 } add_launch;
 
 static void launch_add_vectors(void *p) {
-  // TODO(step 6): add_launch *a = (add_launch *)p, then launch add_vectors with a->nblocks blocks of
-  // a->nthreads threads on a->d_x, a->d_y, a->d_z and a->n
+  // TODO(step 6): launch add_vectors over all of z (p points to an add_launch)
   (void)p; // nothing launched yet: delete this line when your launch uses p
   getLastCudaError("add_vectors execution failed");
 }
@@ -82,16 +81,14 @@ int main(int argc, char **argv) {
 
   // copy x and y to the device; poison z and its guard with 0xff bytes (a NaN no addition gives), which a
   // correct kernel overwrites in z and leaves alone past it
-  float *d_x, *d_y, *d_z;
-  checkCudaErrors(cudaMalloc((void **)&d_x, bytes));
-  checkCudaErrors(cudaMalloc((void **)&d_y, bytes));
+  float *d_x = NULL, *d_y = NULL, *d_z; // x and y: NULL until you allocate them
+  // TODO(step 6): device memory for x and y, n floats each, every call checked as z's is
   checkCudaErrors(cudaMalloc((void **)&d_z, padded));
-  checkCudaErrors(cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice));
-  checkCudaErrors(cudaMemcpy(d_y, h_y, bytes, cudaMemcpyHostToDevice));
+  // TODO(step 6): copy h_x and h_y there
   checkCudaErrors(cudaMemset(d_z, 0xff, padded));
 
   // execute kernel: enough blocks to cover n, rounding up
-  int nblocks = 1; // TODO(step 6): enough blocks of nthreads threads for all n elements (round up)
+  int nblocks = 1; // TODO(step 6): enough blocks of nthreads threads for all n elements
   add_launch a = {d_x, d_y, d_z, n, nblocks, nthreads};
   launch_add_vectors(&a);
   printf("n = %d, %d blocks of %d threads\n", n, nblocks, nthreads);
