@@ -57,10 +57,11 @@ typedef struct {
 } elt_half8_plan;
 
 /* A 16-byte load needs a 16-byte-aligned address. Chunk c starts at element c V of the output, whose
- * coordinates have an innermost index that is a multiple of V (the innermost extent is one, or the array is
- * 1-D); an operand with inner stride 1 then starts a chunk at (a multiple of V) + (outer strides x indexes),
- * so it is aligned for every chunk exactly when its first element is and every outer stride is a multiple of
- * V. addr: the views' first bytes ([0] the output); esize: element sizes. */
+ * coordinates have an innermost index that is a multiple of V: with one merged dimension that index is c V
+ * itself; with more, the innermost merged extent is a multiple of V (the test below, else element by element),
+ * so every row starts a chunk. An operand with inner stride 1 then starts a chunk at (a multiple of V) + (outer
+ * strides x indexes), so it is aligned for every chunk exactly when its first element is and every outer stride
+ * is a multiple of V. addr: the views' first bytes ([0] the output); esize: element sizes. */
 static inline elt_half8_plan elt_plan_half8(const elt_dims *m, const unsigned long long *addr, const size_t *esize,
                                             int V) {
   elt_half8_plan p;
