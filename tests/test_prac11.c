@@ -137,6 +137,19 @@ TEST(stamps_to_intervals) {
   CHECK(s.missing == 1 && s.first_missing == 0);
 }
 
+/* the whole of a small file the test wrote, as a string (the file then removed); its length, 0 if unreadable */
+static size_t read_back(const char *path, char *text, size_t size) {
+  size_t n = 0;
+  FILE *r = fopen(path, "r");
+  if (r) {
+    n = fread(text, 1, size - 1, r);
+    fclose(r);
+  }
+  text[n] = '\0';
+  remove(path);
+  return n;
+}
+
 TEST(timeline_csv) {
   CHECK(prac11_timeline_open(NULL) == NULL); /* no -timeline: nothing written */
   char path[] = "/tmp/test_prac11_XXXXXX";
@@ -153,14 +166,8 @@ TEST(timeline_csv) {
   prac11_timeline_rows(f, 1, "stream_test", "legacy", "event", who, eb, ee, 2);
   prac11_timeline_rows(f, 0, "stream_test", "legacy", "globaltimer", who, gb, ge, 2);
   CHECK(prac11_timeline_close(f) == 0);
-  char text[1024] = {0};
-  FILE *r = fopen(path, "r");
-  CHECK(r != NULL);
-  if (r) {
-    CHECK(fread(text, 1, sizeof(text) - 1, r) > 0);
-    fclose(r);
-  }
-  remove(path);
+  char text[1024];
+  CHECK(read_back(path, text, sizeof(text)) > 0);
   CHECK(strcmp(text, "program,build,kernel,stream_or_thread,source,start_ms,end_ms\n"
                      "stream_test,legacy,0,0,event,0.250000,1.750000\n"
                      "stream_test,legacy,1,3,event,0.000000,3.875000\n"
@@ -192,14 +199,8 @@ TEST(timeline_stage_rows) {
   int none[] = {-1, -1, -1};
   CHECK(prac11_timeline_stage_rows(f, 1, "pipeline_streams", "legacy", none, b0, e0, 3) == 0);
   CHECK(prac11_timeline_close(f) == 0);
-  char text[2048] = {0};
-  FILE *r = fopen(path, "r");
-  CHECK(r != NULL);
-  if (r) {
-    CHECK(fread(text, 1, sizeof(text) - 1, r) > 0);
-    fclose(r);
-  }
-  remove(path);
+  char text[2048];
+  CHECK(read_back(path, text, sizeof(text)) > 0);
   CHECK(strcmp(text, "program,build,kernel,stream_or_thread,source,start_ms,end_ms\n"
                      "pipeline_streams,legacy,in 0,1,event,0.250000,0.750000\n"
                      "pipeline_streams,legacy,kernel 0,2,event,0.750000,1.750000\n"
