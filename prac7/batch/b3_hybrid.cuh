@@ -3,8 +3,9 @@
  * Giles and Appleyard (ACM TOMS 2016). Each lane reduces a chunk of about n/32 rows in registers to two rows
  * by a modified Thomas sweep, the warp solves the 64 reduced rows by PCR with shuffles (batch/pcr_warp.cuh),
  * and each lane fills in its chunk; loads and stores go through shared memory, coalesced, and each warp
- * copies its next system in (cp.async) while it solves this one. LMAX, the most rows a lane's chunk has, is
- * a template parameter (2 .. 32), so that the chunk sits in registers; n > 1024 takes GPU_trid_hybrid_big.
+ * copies its next system in (cp.async) while it solves this one. LMAX, the smallest power of two (2 .. 32) with
+ * 32 LMAX >= n, bounds a lane's chunk and is a template parameter, so that the chunk sits in registers; n > 1024
+ * takes GPU_trid_hybrid_big.
  * STAGES (-stages=, 1 .. 3) is how many systems a warp holds in shared memory: the one it solves and STAGES - 1
  * whose copies are in flight. More stages keep more bytes in flight per warp, fewer let more warps onto a SM:
  * a trade practical 10 tunes per GPU and n, with -warps. Without cp.async (code for compute capability < 8.0) a

@@ -10,7 +10,7 @@
  * the answers to its questions are in docs/answers/prac7.md, "Step 6": try first). Lanes i >= NX hold the
  * identity row (a = c = d = 0), so that the shuffles always involve all 32 lanes. M systems run as M warps,
  * four per block; system m has lambda_m = lambda (1 + m / M), as in trid_dyn.
- *   nvcc -O3 -arch=native -I../common -I. exercises/trid_shfl.cu trid_gold.c -o exercises/trid_shfl
+ *   nvcc -O3 -arch=native -I../common -I. -DEXERCISE exercises/trid_shfl.cu trid_gold.c -o exercises/trid_shfl
  */
 #define COURSE_STEPS "practical 7, workbook step 6 (course bullet 6)"
 #include <math.h>
