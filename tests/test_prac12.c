@@ -171,7 +171,8 @@ TEST(compare_nan_inf_and_the_tolerance_s_edge) {
 }
 
 // every chunk: whole blocks from a block boundary, a block at least, the next where the last ended, the kernel's
-// blocks (256 (block0 + b) + t, cut at n) exactly its doubles, sizes a block apart at most, the last the smallest
+// blocks (256 (block0 + b) + t, cut at n) exactly its doubles, their sizes differing by one block at most, the
+// last the smallest
 static int chunks_ok(int n, int chunks) {
   int ok = 1, nb = ws2_blocks(n);
   long long next = 0, smallest = n;

@@ -97,10 +97,10 @@ static int plan_check(int method, int threads, int vec, int cols, char *msg, siz
   if (v == 4 && cols % 4)
     return snprintf(msg, len, "-vec=4: float4 loads need rows 16-byte aligned, cols a multiple of 4 (%d)", cols), -1;
   if (method == METHOD_WARP && cols > WARP_MAX_COLS)
-    return snprintf(msg, len, "-method=warp holds a row in one warp's registers: cols = %d is more than %d", cols,
+    return snprintf(msg, len, "-method=warp holds each row in one warp's registers: cols = %d is more than %d", cols,
                     WARP_MAX_COLS), -1;
   if (method == METHOD_BLOCK && cols > SPLIT_CHUNK(v))
-    return snprintf(msg, len, "-method=block holds a row in one block's registers: cols = %d is more than %d", cols,
+    return snprintf(msg, len, "-method=block holds each row in one block's registers: cols = %d is more than %d", cols,
                     SPLIT_CHUNK(v)), -1;
   if (!threads) return 0;
   if (method == METHOD_CLUSTER || method == METHOD_SPLIT)
@@ -110,7 +110,7 @@ static int plan_check(int method, int threads, int vec, int cols, char *msg, siz
     return snprintf(msg, len, "-threads=%d: a warp's lanes per row (a power of two up to 32) or a block's "
                     "threads (a multiple of 32)", threads), -1;
   if (method == METHOD_WARP && threads > 32)
-    return snprintf(msg, len, "-method=warp shares a row among at most 32 lanes (-threads=%d)", threads), -1;
+    return snprintf(msg, len, "-method=warp shares each row among at most 32 lanes (-threads=%d)", threads), -1;
   if (method == METHOD_BLOCK && threads % 32)
     return snprintf(msg, len, "-method=block runs whole warps: -threads=%d is no multiple of 32", threads), -1;
   int warp = method == METHOD_WARP || (method == METHOD_AUTO && threads <= 32), most = warp ? 32 : per_thread;

@@ -6,7 +6,7 @@
  * copies its next system in (cp.async) while it solves this one. LMAX, the smallest power of two (2 .. 32) with
  * 32 LMAX >= n, bounds a lane's chunk and is a template parameter, so that the chunk sits in registers; n > 1024
  * takes GPU_trid_hybrid_big.
- * STAGES (-stages=, 1 .. 3) is how many systems a warp holds in shared memory: the one it solves and STAGES - 1
+ * STAGES (-stages=, 1 .. 3) is how many systems each warp holds in shared memory: the one it solves and STAGES - 1
  * whose copies are in flight. More stages keep more bytes in flight per warp, fewer let more warps onto a SM:
  * a trade practical 10 tunes per GPU and n, with -warps. Without cp.async (code for compute capability < 8.0) a
  * stage's copies are plain loads and stores, so a second stage has nothing in flight: hybrid_default_stages.
