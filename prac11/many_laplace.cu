@@ -223,10 +223,12 @@ int main(int argc, char **argv) {
   printf("the GPU holds %d SMs x %d blocks of GPU_laplace3d each (cudaOccupancyMaxActiveBlocksPerMultiprocessor) = "
          "%lld blocks at once\n", sms, per_sm, pr.slots);
   printf("one grid fills %.1f %% of the GPU's block slots; up to %d grids fit at once\n", pr.fill_pct, pr.fit);
-  // an upper bound: launch overhead (the host queues one sweep at a time) and the hardware queues also limit it
-  printf("predicted speed-up of streams over one after another: at most min(%d, %lld / %.1f) = %.1f (an upper "
-         "bound: the launches' cost on the host and the %s hardware queues limit it too)\n", G, pr.slots,
-         pr.mean_blocks, pr.bound, connections);
+  // a prediction, not a bound: launch overhead (the host queues one sweep at a time) and the hardware queues lower
+  // it; one after another also idles between launches, which streams hide, so small grids can beat it a little
+  printf("predicted speed-up of streams over one after another, from the block slots alone: min(%d, %lld / %.1f) = "
+         "%.1f (the launches' cost on the host and the %s hardware queues lower it; the gaps between launches one "
+         "after another, which streams hide, can lift it a little past this)\n", G, pr.slots, pr.mean_blocks,
+         pr.bound, connections);
 
   // Gold treatment: every grid's ITER sweeps on the CPU (the grids shared among the cores where OpenMP is)
   double t0 = wall_ms();
@@ -328,11 +330,11 @@ int main(int argc, char **argv) {
 #ifndef _OPENMP
   if (strcmp(mode, "all") == 0) printf("threads: left out (this build has no OpenMP)\n");
 #endif
-  // two ceilings: the GPU's block slots (the occupancy bound above), and the host's: the streams way cannot end
-  // before its last launch, so one after another's time over the streams way's queueing time bounds it too
+  // the prediction above, and the host's ceiling, a true bound: the streams way cannot end before its last launch,
+  // so one after another's time over the streams way's queueing time bounds it
   if (run[SERIAL] && run[STREAMS])
-    printf("streams against one after another: %.2fx (at most %.1fx by the GPU's block slots, %.1fx by the host's "
-           "launches: %.3f / %.3f ms)\n", ms[SERIAL] / ms[STREAMS], pr.bound, ms[SERIAL] / host[STREAMS],
+    printf("streams against one after another: %.2fx (%.1fx predicted by the GPU's block slots; at most %.1fx by the "
+           "host's launches: %.3f / %.3f ms)\n", ms[SERIAL] / ms[STREAMS], pr.bound, ms[SERIAL] / host[STREAMS],
            ms[SERIAL], host[STREAMS]);
 
   // release GPU and CPU memory
