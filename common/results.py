@@ -34,6 +34,9 @@ KNOWN = {"h100": "H100", "h200": "H200"}  # the GPUs the workbook is measured on
 TUNED = ["block", "kchunk", "blocks_per_sm", "paths_per_thread", "warps", "offset"]  # offset: CUB's faster call
 # figures of the GPU, not settings: a copy of the same bytes timed in the same run, a bound from the GPU's limits
 PER_GPU = ["same_copy_ms", "bound_pct_copy"]
+# a time against its bound (prac11, prac12: the bound in ms, what limits it, and the time as a % of it) and the
+# host's time to queue the work: each GPU's own
+BOUNDS = ["bound", "bound_ms", "limit", "pct_bound", "pct_fill", "host_ms"]
 # the peer a ladder is measured against: its ratio as a percentage (pct_cublas already is; x_peer = peer ms / ms)
 PEERS = ["pct_cublas", "x_cub", "x_cublas", "x_cufft", "x_gtsv2"]
 # what data a row ran on (prac8: float or int scans; uint32 keys, pairs or floats sorted): a figure draws one
@@ -56,13 +59,13 @@ LADDERS = [("1", "vector_add", r"vector_add", None), ("1", "color_inversion", r"
 def measured(k):
     """A measurement (or a figure derived from one), not part of what identifies a row."""
     return (k in CORE or k in TUNED or k == "l2_resident" or k.startswith("GBps") or re.match(r"(ms|pct|x|speedup|goal)_", k) is not None
-            or re.search(r"(GBps|_per_s|_eff|_err|_over_.*)$", k) is not None or k in ("TFLOPs", "Gops", "resid")
-            or k in PER_GPU)
+            or re.search(r"(GBps|_per_s|_eff|_err|_over_.*|_ms)$", k) is not None or k in ("TFLOPs", "Gops", "resid")
+            or k in PER_GPU or k in BOUNDS or k in ("sms", "limit"))
 
 
 def shown(k):
     """The measurements the page shows a GPU: the time and the ratios (the CSVs keep every key)."""
-    return (k in ("ms", "TFLOPs") or k in PCT or k in PER_GPU or k.startswith(("pct_cublas", "x_", "speedup_", "goal_"))
+    return (k in ("ms", "TFLOPs") or k in PCT or k in PER_GPU or k in BOUNDS or k.startswith(("pct_cublas", "x_", "speedup_", "goal_"))
             or k.endswith("_eff") or "_over_" in k or k in TUNED)
 
 
@@ -99,6 +102,13 @@ def parse_bench(path):
 def write_csv(path, rows, date, gpu):
     """One row a BENCH line: prac, prog, n, the core keys, every other key in the order first seen, date, gpu."""
     cols = ["prac", "prog", "n"] + [c for c in CORE if any(c in r for r in rows)]
+    try:  # the file's own column order first, so that a partial run leaves its tables' columns as they were
+        with open(path, newline="", encoding="utf-8") as f:
+            old = next(csv.reader(f), [])
+        cols = [c for c in old if c not in ("date", "gpu") and any(c in r for r in rows)] + \
+            [c for c in cols if c not in old]
+    except OSError:
+        pass
     for r in rows:
         cols += [k for k in r if k not in cols and k not in ("date", "gpu")]
     cols += ["date", "gpu"]
@@ -315,10 +325,22 @@ def page(data, old, tail):
     return "\n".join(out) + "\n"
 
 
-def run_tail(doctor, runs, gpu_name, date):
+def run_tail(doctor, runs, gpu_name, date, old=""):
     lines = ["## Verdicts of the bench runs\n",
              "The latest `make bench` run, on **%s**, %s UTC:\n" % (gpu_name, date)]
     lines += ["- `%s`: %s" % (r["name"], r["verdict"]) for r in runs]
+    # a run of some practicals (make bench PRACS=...): the old page's verdicts of the others stay listed
+    ran = {r["name"].split("/")[0] for r in runs}
+    earlier, seen = [], set()
+    for name, prac, verdict in re.findall(r"^- `((prac[^/`]+)/[^`]*)`: (.*)$",
+                                          kept(old, "## Verdicts of the bench runs", "## `make doctor`"), re.M):
+        if prac not in ran and name not in seen:
+            seen.add(name)
+            earlier.append("- `%s`: %s" % (name, verdict))
+    if earlier:
+        lines.append("\nEarlier `make bench` runs, of the practicals this one did not run (each row's date is in "
+                     "its GPU's CSV):\n")
+        lines += earlier
     lines.append("\n## `make doctor`\n\n```\n%s\n```" % doctor)
     return "\n".join(lines)
 
@@ -363,7 +385,7 @@ def main():
     others = [r for r in read_csvs(DOCS).get(gpu_key(name), []) if r.get("prac") not in ran]
     merged = sorted(others + rows, key=lambda r: prac_order(r.get("prac", "")))  # stable: each run's order kept
     write_csv(os.path.join(DOCS, "results_%s.csv" % gpu_key(name)), merged, date, name)
-    sys.stdout.write(page(read_csvs(DOCS), old, run_tail(doctor, runs, gpu_name, date)))
+    sys.stdout.write(page(read_csvs(DOCS), old, run_tail(doctor, runs, gpu_name, date, old)))
 
 
 if __name__ == "__main__":

@@ -260,6 +260,16 @@ cp "$t/res/results.md" "$t/page.md"
 out=$(RESULTS=$t/res/results.md PYTHONPATH=$t/nompl python3 common/results.py --from-csv 2>&1)
 cmp -s "$t/page.md" "$t/res/results.md" && grep -q '^wrote .* from results_h100.csv, results_h200.csv' <<<"$out"
 ok "results.py --from-csv rewrites the same page from the CSVs, keeping the verdicts and make doctor" $?
+mkdir -p "$t/pracY"
+printf '#!/bin/sh\necho "BENCH prac=5 prog=other n=8 reps=1 ms=4.0 pct_copy=25.0"\necho "RESULT: PASS"\n' >"$t/pracY/other"
+chmod +x "$t/pracY/other"
+printf 'bench other\n' >"$t/pracY/runs"
+before=$(grep -c '^4,' "$t/res/results_h100.csv")
+RESULTS=$t/res/results.md PYTHONPATH=$t/nompl DOCTOR=$t/doctor_H100 common/bench_results.sh "$t/pracY/runs" >/dev/null 2>&1
+[ "$(grep -c '^4,' "$t/res/results_h100.csv")" = "$before" ] && grep -q '^5,other,8,1,4.0,' "$t/res/results_h100.csv" &&
+  grep -q '^- `pracY/other`: PASS$' "$t/res/results.md" && grep -q '^Earlier `make bench` runs' "$t/res/results.md" &&
+  grep -q '^- `pracX/ladder`: PASS$' "$t/res/results.md"
+ok "bench: a run of one practical replaces its rows alone; the others' rows and verdicts stay" $?
 
 # 9. an exercise line (expect=FAIL): a PASS fails while exercises/ is the repository's starting file, and
 # passes once the learner has edited it; outside a git clone it stays a FAIL
