@@ -79,6 +79,10 @@ static inline FILE *prac11_timeline_open(const char *path) {
   return f;
 }
 
+#ifndef PRAC11_TIMELINE_SCRIPT // the drawing script, as a program of this directory names it (prac12: ../prac11/...)
+#define PRAC11_TIMELINE_SCRIPT "timeline.py"
+#endif
+
 #define PRAC11_TIMELINE_HEADER "program,build,kernel,stream_or_thread,source,start_ms,end_ms\n"
 
 // One row per kernel of one source (event or globaltimer): who[i] is kernel i's stream or host thread; times in
@@ -190,7 +194,7 @@ static inline void prac11_marks_write(prac11_marks_t *m, cudaEvent_t start, cons
 static inline void prac11_marks_close(prac11_marks_t *m) {
   if (m == NULL) return;
   if (prac11_timeline_close(m->f) != 0) exit(result_fail("-timeline=%s: writing it failed", m->path));
-  printf("timeline: %s, %d rows (python3 timeline.py %s draws it)\n", m->path, m->rows, m->path);
+  printf("timeline: %s, %d rows (python3 %s %s draws it)\n", m->path, m->rows, PRAC11_TIMELINE_SCRIPT, m->path);
   for (int i = 0; i < 2 * m->k && m->made; i++) checkCudaErrors(cudaEventDestroy(m->ev[i]));
   free(m->ev), free(m->who), free(m->begin), free(m);
 }

@@ -184,7 +184,9 @@ def draw_stages(ax, path, rows, xmax):
     for lane, s in enumerate(STAGES):
         mine = [r for r in rows if r["stage"] == s]
         streams = sorted({r["stream_or_thread"] for r in mine})
+        many = len(streams) > 3 and streams == list(range(streams[0], streams[-1] + 1))  # prac12's 8 or 128
         labels.append(STAGES[s] + (", default stream" if streams == [0] else
+                                   f", streams {streams[0]}-{streams[-1]}" if many else
                                    "".join(f"{', stream' if i == 0 else ','} {t}" for i, t in enumerate(streams))))
         if not mine:
             continue
@@ -197,7 +199,7 @@ def draw_stages(ax, path, rows, xmax):
                         color="white" if r["kernel"] % 2 else "black")
     ax.set_yticks(range(len(STAGES)), labels)
     ax.set_title(f"{rows[0]['program']} ({rows[0]['build']} build): each chunk's copy in, kernel and copy out "
-                 f"({os.path.basename(path)})")
+                 f"({os.path.basename(path)})", fontsize=10)
 
 
 def draw(panels, png, plt):

@@ -16,7 +16,8 @@
  *  - both parts again with an event pair around each kernel on its stream (prac11's measure, prac11_overlap):
  *    how many kernels overlapped (none can in one stream), and where the course's stop would have fallen.
  * Try -kernels=1 to 128, -iters= (each kernel's length), -stream0=per-thread, and CUDA_DEVICE_MAX_CONNECTIONS=1
- * or 32 (the hardware queues the streams share; the driver's default is 8).
+ * or 32 (the hardware queues the streams share; the driver's default is 8). -timeline=FILE writes the event-pair
+ * runs' intervals as CSV (prac11's format), which ../prac11/timeline.py draws: serialised against a stream each.
  *   nvcc -O3 -arch=native -I../common kernel_overlap.cu prac12_gold.c ../prac11/prac11_gold.c -o kernel_overlap
  */
 #define COURSE_STEPS "practical 12, workbook step 1 (course steps 1-3)"
@@ -33,6 +34,8 @@
 #include "timing.h"
 
 #include "../prac11/prac11_gold.h" // prac11_overlap: which kernels' intervals overlap
+#define PRAC11_TIMELINE_NO_STAMPS           // prac11's CSV writer alone (no %globaltimer stamps here)
+#include "../prac11/prac11_timeline.cuh"    // -timeline=FILE: prac11_timeline_open, _rows, _close
 #include "prac12_gold.h"
 
 #define KO_KERNELS_MAX 128 // kernels (streams) at most: the grids a GPU of compute capability 7.5 to 9.0 runs at once
@@ -102,7 +105,7 @@ static double latest(const double *v, int n) {
 
 int main(int argc, char **argv) {
   int nblocks = 30, blocksize = 1024, iters = 200;
-  const char *stream0 = NULL;
+  const char *stream0 = NULL, *timeline = NULL;
   arg_spec opts[] = {
       {"kernels", ARG_INT, &nblocks, 1, KO_KERNELS_MAX,
        "kernels of one block each, a stream each in part 2 (the course's nblocks)"},
@@ -111,8 +114,11 @@ int main(int argc, char **argv) {
        "steps of x = sqrt(|cos x|) per thread: each kernel's length (the course's 200)"},
       {"stream0", ARG_WORD, &stream0, 0, 0,
        "legacy or per-thread: the default stream to use as stream 0 (default: the build's)"},
+      {"timeline", ARG_WORD, &timeline, 0, 0,
+       "write the event-pair runs' intervals to this CSV file (../prac11/timeline.py draws it)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  FILE *timeline_file = prac11_timeline_open(timeline); // a path that cannot be written: bad input, before the GPU
   cudaStream_t s0 = 0; // the build's stream 0, as the course's code says it
   int legacy = KO_BUILD_LEGACY;
   if (stream0 != NULL && strcmp(stream0, "legacy") == 0)
@@ -212,6 +218,14 @@ int main(int argc, char **argv) {
   double streams2_ms = timeline_run(&t, data, streams, b2, e2, &course2_ms);
   check_run(data, h_out, h_gold, N, &st[3]);
   prac11_concurrency c1 = prac11_overlap(b1, e1, nblocks), c2 = prac11_overlap(b2, e2, nblocks);
+  if (timeline_file != NULL) { // the event-pair runs as two panels: stream 0 alone, then a stream each (1 to k)
+    int who1[KO_KERNELS_MAX], who2[KO_KERNELS_MAX];
+    for (int i = 0; i < nblocks; i++) who1[i] = 0, who2[i] = i + 1;
+    const char *build = legacy ? "legacy" : "per-thread";
+    prac11_timeline_rows(timeline_file, 1, "kernel_overlap_serialised", build, "event", who1, b1, e1, nblocks);
+    prac11_timeline_rows(timeline_file, 0, "kernel_overlap_streams", build, "event", who2, b2, e2, nblocks);
+    if (prac11_timeline_close(timeline_file) != 0) return result_fail("-timeline=%s: writing it failed", timeline);
+  }
 
   // the workbook's report
   printf("stream 0: %s (%s)\n",
@@ -242,6 +256,8 @@ int main(int argc, char **argv) {
          "(%.3f ms): %s\n",
          course2_ms, covers ? "after" : "before", latest(e2, nblocks),
          covers ? "this stream 0 waits for the streams" : "it timed the launches, not the kernels");
+  if (timeline_file != NULL)
+    printf("timeline: %s, %d rows (python3 ../prac11/timeline.py %s draws it)\n", timeline, 2 * nblocks, timeline);
   printf("speed-up: %.2f (serialised over multi-stream, the course's times; %d, every kernel at once, is the most)\n",
          streams_ms > 0 ? serial_ms / streams_ms : 0.0, nblocks);
   // the host's ceiling: the last kernel is queued after queue_ms and then runs for about one kernel's time (the

@@ -37,6 +37,9 @@
 #include "helper_cuda.h"
 #include "timing.h"
 
+#define PRAC11_TIMELINE_SCRIPT "../prac11/timeline.py" // -timeline=FILE (step 4): prac11's marks and CSV
+#define PRAC11_TIMELINE_NO_STAMPS
+#include "../prac11/prac11_timeline.cuh"
 #include "prac12_gold.h"
 #include "work_streaming2.cuh" // the chunks, the flags' limits, the gate, the bounds (plain C, tested by tests/)
 
@@ -79,6 +82,7 @@ typedef struct {
   cudaStream_t s[WS2_STREAMS_MAX];
   cudaEvent_t start, stop, course_stop, done[WS2_STREAMS_MAX];
 } ws2_t;
+#include "ws2_timeline.cuh" // step 4: -timeline's marked runs
 
 // the versions: the course's design (its run, the first; and again, warm), then the same work not chunked
 enum { COURSE, CHUNKED, PINNED, PAGEABLE, NVER };
@@ -189,14 +193,17 @@ static void kernel_once(void *a) { // in place, again and again: the values stay
 
 int main(int argc, char **argv) {
   int total_data = 1 << 27, iters = 20, chunks = 8, nstreams = 8;
+  const char *timeline = NULL;
   arg_spec opts[] = {
       {"n", ARG_INT, &total_data, 1, WS2_N_MAX, "doubles streamed through the GPU (the course's 1<<27, 1 GiB)"},
       {"iters", ARG_INT, &iters, 1, 1000,
        "steps of x = sqrt(|cos x|) per double: the kernel's length (the course's 20)"},
       {"chunks", ARG_INT, &chunks, 1, WS2_CHUNKS_MAX, "chunks of whole blocks, as even as they go (the course's 8)"},
       {"streams", ARG_INT, &nstreams, 1, WS2_STREAMS_MAX, "streams, chunk i in stream i % streams (the course's 8)"},
+      {"timeline", ARG_WORD, &timeline, 0, 0, "step 4: each chunk's copy in, kernel and copy out to this CSV file"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  prac11_marks_t *marks = prac11_marks_open(timeline, 3 * chunks); // a path that cannot be written: bad input
   char why[300];
   if (!ws2_chunks_fit(total_data, chunks, why, sizeof(why))) args_fail("%s", why);
   int dev = findCudaDevice(argc, argv);
@@ -307,6 +314,9 @@ int main(int argc, char **argv) {
          ws2_chunk_of(w.n, chunks, 0).nblocks, WS2_BLOCK, nstreams, nstreams > 1 ? "s" : "", prac12_gold_threads(),
          gold_ms);
   for (int v = 0; v < NVER; v++) gold_report(ver_name[v], &st[v]);
+  gold_stats tl[2]; // step 4's runs, marked (ws2_timeline.cuh)
+  ws2_timeline(&w, marks, h_gold, tl);
+  prac11_marks_close(marks);
   printf("the stop: an event in each stream after its last chunk, which stream 0 (%s, this build's) waits on; the "
          "last of them at %.3f ms, the stop at %.3f ms; the course's stop, on stream 0 straight after the loop, at "
          "%.3f ms: %s\n",
@@ -373,6 +383,8 @@ int main(int argc, char **argv) {
     if (st[v].nbad)
       return result_check(0, "%s: %zu of %d values outside tolerance, first at index %lld", ver_name[v], st[v].nbad,
                           w.n, st[v].first_bad);
+  for (int r = 0; r < 2; r++)
+    if (tl[r].nbad) return result_check(0, "-timeline's run %d: %zu values outside tolerance", r, tl[r].nbad);
   if (pa.type != cudaMemoryTypeHost)
     return result_check(0, "the host array is not pinned: cudaPointerGetAttributes says %s", h_kind);
   if (!gate_ok)
