@@ -103,7 +103,7 @@ static inline void pipe_print_bounds(int chunks, size_t bytes, int reps, double 
          2 * GB / (both_ms * 1e-3));
   printf("  kernel              %9.4f ms\n", k_ms);
   printf("bound: naive %d x max(in, kernel, out) = %.3f ms; link %d x (bytes in + out) / both-ways rate = %.3f ms;"
-         " the bound %.3f ms (%s); with the fill and drain no schedule avoids, %.3f ms\n",
+         " the bound %.3f ms (%s); with the fill and drain no schedule avoids (at these measured rates), %.3f ms\n",
          chunks, bd.naive_ms, chunks, bd.link_ms, bd.bound_ms, bd.limit, bd.fill_ms);
 }
 

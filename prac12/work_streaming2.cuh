@@ -150,7 +150,7 @@ static inline void ws2_print_bounds(int chunks, double bytes, int reps, double i
            both_bytes / (both_ms * 1e6));
   printf("  kernel                   %9.4f ms\n", k_ms);
   printf("bound: naive max(in, kernel, out) = %.3f ms; link (bytes in + out) / both-ways rate = %.3f ms; the bound "
-         "%.3f ms (%s); with the fill and drain no schedule avoids (%d chunks), %.3f ms\n",
+         "%.3f ms (%s); with the fill and drain no schedule avoids (%d chunks; at these measured rates), %.3f ms\n",
          bd.naive_ms, bd.link_ms, bd.bound_ms, bd.limit, chunks, bd.fill_ms);
 }
 
