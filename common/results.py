@@ -46,7 +46,7 @@ INPUT = ["type", "keys", "pairs", "dist"]
 LADDERS = [("1", "vector_add", r"vector_add", None), ("1", "color_inversion", r"color_inversion", None),
            ("2", "prac2_quad", r"prac2_quad_", None),
            ("3", "laplace3d_ladder", r"laplace3d_ladder_k\d", None),
-           ("3", "laplace3d", r"laplace3d(_new|_fast|_tb)?$", "512x512x512"),
+           ("3", "laplace3d, _new, _fast, _tb", r"laplace3d(_new|_fast|_tb)?$", "512x512x512"),
            ("4", "reduction_ladder", r"reduction_", None), ("4", "softmax", r"softmax", "67108864"),
            ("5", "sgemm_ladder", r"sgemm_k\d", None), ("5", "transpose_ladder", r"transpose_k\d", "8192x8192"),
            ("5", "conv1d_ladder", r"conv1d_k\d", "1048576x255"),
@@ -201,8 +201,13 @@ def ladder_points(data, prac):
     use_peer = all(peer_pct(r) is not None or pct(r) is None for r in every) and any(
         peer_pct(r) is not None for r in every)
     value = peer_pct if use_peer else pct
+    used = {next(k for k in PCT if k in r) for r in every if pct(r) is not None}  # which 100 % lines the bars use
+    base = {"pct_copy": "the copy", "pct_read": "a read-only stream", "pct_copy_effective": "the copy"}
+    kinds = sorted({base[k] for k in used})
     what = ("% of the library peer (cuBLAS, cuFFT, CUB, cuSPARSE: its time / the kernel's), same run" if use_peer
-            else "% of the copy (a read-only kernel: of a read-only stream) of the same bytes, same run")
+            else "%% of %s of the same bytes, same run" % " or ".join(kinds) +
+            (" (read-only kernels: of a read-only stream)" if len(kinds) > 1 else "") +
+            ("; temporal blocking: its effective rate" if "pct_copy_effective" in used else ""))
     out = []
     for name, n, rows in ladders:
         progs, vals = [], {}  # a bar group per kernel: its prog, or its kernel= where that is a name
@@ -259,7 +264,8 @@ def plot(plt, data, prac, png, title):
         ax.set_ylim(0, top * 1.22)  # room above the bars for the values and the legend
         ax.set_xticks(range(len(kernels)))
         ax.set_xticklabels(kernels, rotation=30, ha="right", fontsize=8)
-        ax.set_title(name, fontsize=9)
+        ax.set_title("\n".join(textwrap.fill(line, max(18, 9 * len(kernels) * len(gpus))) for line in
+                               name.split("\n")), fontsize=9)
     axes[0][0].set_ylabel(textwrap.fill(what, 50), fontsize=8)
     axes[0][-1].legend(fontsize=8, loc="upper right", ncol=len(gpus))
     fig.suptitle(title, fontsize=9)
