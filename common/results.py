@@ -319,6 +319,10 @@ def page(data, old, tail):
                    "(the tables hold every number).\n")
     for p in pracs:
         out.append("## Practical %s\n" % p)
+        if os.path.exists(os.path.join(DOCS, "prac%s.md" % p)):  # where a column's figure is explained
+            notes = os.path.exists(os.path.join(DOCS, "notes", "prac%s.md" % p))
+            out.append("What these measure and their goals: [the handout](prac%s.md)%s.\n"
+                       % (p, " and [its notes](notes/prac%s.md)" % p if notes else ""))
         png = "results_prac%s.png" % p
         if plt is not None and plot(plt, data, p, os.path.join(DOCS, png), "Practical %s: %s" % (p, title)):
             out.append("![practical %s: each ladder's kernels, one bar per GPU](%s)\n" % (p, png))
