@@ -9,7 +9,7 @@
  *              initialises its generator itself, and there is no state in memory at all
  * The grid is just large enough to fill the GPU (blocks per SM from the occupancy calculator, times the
  * number of SMs), and each thread takes paths tid, tid + nthreads, ... : more paths per thread means fewer
- * generators to initialise. Try -nthreads=64 and 256, and compare the RNG_init time with the kernel's.
+ * generators to initialise. Try -nthreads=64, 256 and 1024, and compare the RNG_init time with the kernel's.
  *
  * Gold: the GPU's normals are not the host API's, so the check is statistical: an independent CPU Monte
  * Carlo of the same model (its own generator, in double) must agree within 4 combined standard errors.

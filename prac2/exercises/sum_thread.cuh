@@ -2,15 +2,16 @@
  * exercises/sum_thread.cuh -- practical 2, step 5, to write: method 1's kernel, sum_thread. (The finished
  * kernel is in ../prac2_quad.cu, which includes this file in its place when built with -DEXERCISE.)
  *
- * Fill in the place marked TODO(step 5), then `make exercises/prac2_quad && ./exercises/prac2_quad`. Until it
- * is right the program ends RESULT: FAIL (exercise not done: ...): the partial sums start as NaN and are
- * checked thread by thread against the CPU's, and method 2b, which is checked against the sum of those
- * partial sums, fails with them. quad(z) is the program's, above the place this file is included.
+ * Fill in the place marked TODO(step 5), then `make exercises/prac2_quad && ./exercises/prac2_quad`, and
+ * again with -n=7, where most threads have no term. Until it is right the program ends RESULT: FAIL
+ * (exercise not done: ...): the partial sums start as NaN and are checked thread by thread against the
+ * CPU's, and method 2b, which is checked against the sum of those partial sums, fails with them. quad(z) is the program's, above the place this file is included.
  */
 
 // 1. thread tid takes z[tid], z[tid + nthreads], ...: at each step a warp reads 32 consecutive floats
 __global__ void sum_thread(const float *d_z, long long n, float *d_part) {
   // TODO(step 5): add up quad() of this thread's share of d_z (the line above says which elements) in a
   // float held in a register, in increasing order of index, as the gold does, then store the one partial
-  // sum in d_part at this thread's place in the grid. n may pass 2^31: keep indices in long long.
+  // sum in d_part at this thread's place in the grid. Every thread stores its sum, 0 if it has no terms: an
+  // early return leaves NaN there (try -n=7). n may pass 2^31: keep indices in long long.
 }
