@@ -46,7 +46,7 @@ typedef struct {
 } add_launch;
 
 static void launch_add_vectors(void *p) {
-  // TODO(step 6): launch add_vectors over all of z (p points to an add_launch)
+  // TODO(step 6): launch add_vectors with a->nblocks blocks of a->nthreads threads (a: p cast to add_launch *)
   (void)p; // nothing launched yet: delete this line when your launch uses p
   getLastCudaError("add_vectors execution failed");
 }
