@@ -36,8 +36,8 @@ __global__ void __launch_bounds__(R3_THREADS) sgemm_reg_block(const float *__res
     As[arow][acol] = (row0 + arow < M && t + acol < K) ? A[(row0 + arow) * K + t + acol] : 0.0f;
     Bs[brow][bcol] = (t + brow < K && col0 + bcol < N) ? B[(t + brow) * N + col0 + bcol] : 0.0f;
     __syncthreads();
-    // TODO(step 5): for each k < R3_BK, the tiles' depth (#pragma unroll it: with k a constant, acc[] stays
-    // in registers rather than local memory):
+    // TODO(step 5): for each k < R3_BK, the tiles' depth (#pragma unroll both loops: acc[] stays in registers
+    // only while every index r into it is a constant after unrolling, else it goes to local memory):
     //   - into a register b, the one value of B's tile that all R3_TM of the thread's outputs need at this
     //     k (which row and column of Bs?). One shared load, used R3_TM times
     //   - add to acc[r], for each r < R3_TM, the product of b with the value of A's tile at this k in the
