@@ -1,7 +1,7 @@
 /*
  * exercises/trid.cu -- practical 7, step 3: write the PCR step. The finished program is ../trid.cu: try
- * first. Until the loop over s below does a PCR step, the rows never decouple and the program ends
- * RESULT: FAIL (exercise not done: ...): u comes back as (lambda / (2 + lambda))^niter, not the gold's.
+ * first. Until the loop over s below does a PCR step, each row is read off as if its neighbours were 0 and the
+ * program ends RESULT: FAIL (exercise not done: ...): u comes back as (lambda / (2 + lambda))^niter.
  *
  * trid.cu -- practical 7: a tridiagonal system solved by parallel cyclic reduction (PCR) in one block.
  *
@@ -47,7 +47,7 @@ __global__ void GPU_trid(int niter, float lambda, float *d_u) {
 
     for (int s = 1; s < NX; s *= 2) {
       float ai = a[i], ci = c[i], di = d[i];
-      // TODO(step 3): one PCR step at stride s, the one docs/prac7.md step 3 derives by hand:
+      // TODO(step 3): one PCR step at stride s, the one docs/prac7.md step 3 asks you to derive on paper:
       //   read rows i-s and i+s into registers too (a row outside 0 .. NX-1 is a = c = d = 0);
       //   row i's new a, c and d, by your elimination on paper, from those registers;
       //   store the new row in place of the three lines below.

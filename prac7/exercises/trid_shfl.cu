@@ -1,7 +1,7 @@
 /*
  * exercises/trid_shfl.cu -- practical 7, step 6: fetch the neighbours' rows with warp shuffles. The finished
- * program is ../trid_shfl.cu: try first. Until the TODO is done each lane sees zeros for its neighbours, the
- * rows never decouple, and the program ends RESULT: FAIL (exercise not done: ...).
+ * program is ../trid_shfl.cu: try first. Until the TODO is done each lane sees zeros for its neighbours, so the
+ * first stride zeroes a and c as if each row stood alone, and the program ends RESULT: FAIL (exercise not done).
  *
  * trid_shfl.cu -- practical 7, step 6: one warp a system (NX <= 32), rows in registers, neighbours by warp
  * shuffles: no shared memory and no __syncthreads.
