@@ -26,9 +26,14 @@ static inline void copy_in_padded(float *d, const float *h, int NX, int NY, int 
   checkCudaErrors(cudaMemset(d, 0xff, (size_t)pitch * NY * NZ * sizeof(float))); // poison (NaN): a point
                                                                                   // the copy misses fails
   // TODO(step 6): if there is padding (pitch > NX), zero it alone, the pitch - NX floats at the end of each
-  // row (cudaMemset2D: a 2-D memset takes a pitch too; zeroing all of d would also wipe the poison, and a row
-  // your copy missed would then hold zeros, which the grid's interior starts as), then copy the rows:
-  // cudaMemcpy2D(dst, dst pitch in bytes, src, src pitch in bytes, row width in bytes, number of rows, kind)
+  // of the NY*NZ rows, so starting at d + NX:
+  //   cudaMemset2D(start, pitch in bytes, value, width in bytes, number of rows)
+  // Why zero it at all? GPU_laplace3d never reads the padding, but laplace3d_fast and laplace3d_tb, which use
+  // the finished file, load whole float4s, padding included, so it must hold a value that was written
+  // (compute-sanitizer's initcheck, in make sanitize, reports reads of memory nothing wrote). Zeroing all of d
+  // instead would wipe the poison, and a row your copy missed would then hold zeros, which the grid's interior
+  // starts as. Then copy the rows:
+  //   cudaMemcpy2D(dst, dst pitch in bytes, src, src pitch in bytes, row width in bytes, number of rows, kind)
   (void)h;
   (void)NX;
 }
