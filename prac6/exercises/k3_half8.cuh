@@ -5,7 +5,10 @@
  * already chosen how each input may be read (mode: it checked the alignment) and where no chunk can be used at
  * all, the launcher below runs kernel 2 instead. Until the TODOs are filled in, the chunks stay unwritten and
  * ./exercises/eltwise ends RESULT: FAIL (exercise not done: ...). In prac6/:
- *   make exercises && ./exercises/eltwise -shape=4,8,16
+ *   make exercises/eltwise && ./exercises/eltwise -shape=4,8,16
+ * A loop of element loads and stores passes too; that the 16-byte ones are there, the machine code shows:
+ *   cuobjdump -sass exercises/eltwise | awk '/Function/{f=/half8/} f' | grep -oE '(LDG|STG)\.E\.128' | sort | uniq -c
+ * prints a count of LDG.E.128 (16-byte loads) and of STG.E.128 (stores) in kernel 3 when they are, nothing if not.
  */
 #ifndef HALF8_BLOCK
 #define HALF8_BLOCK 256
@@ -16,7 +19,8 @@ template <typename T, int V>
 __device__ __forceinline__ void half8_load(const T *__restrict__ p, uint32_t off, int mode, uint32_t stride,
                                            elt_chunk<T, V> &v) {
   // TODO(step 8): fill v.e[0] .. v.e[V - 1] with p[off], p[off + stride], ..., as mode allows:
-  //   ELT_LOAD_VEC     contiguous and 16-byte aligned: one 16-byte load (p + off read as a const uint4 *)
+  //   ELT_LOAD_VEC     contiguous and 16-byte aligned: one 16-byte load (p + off read as a const uint4 *), into
+  //                    v.e read as a uint4 * (elt_chunk is alignas(16), ops.cuh, so v.e may be)
   //   ELT_LOAD_BCAST   stride 0: one element, copied into every v.e[j]
   //   ELT_LOAD_GATHER  any other stride: V loads
   (void)p, (void)off, (void)mode, (void)stride;
