@@ -9,7 +9,8 @@ output the handout shows still has the shape of what the programs print now.
 The rules, as docs/tools.md ("make doccheck") states them:
 
 Blocks. A block is a fenced block (``` lines). A command line is `cd`, `make` or `./PROGRAM` at the start
-of a line, after an optional `$ ` prompt; a trailing `# comment` is dropped. A block whose first line
+of a line (`./PROGRAM` may follow variables set for it, `NAME=VALUE ./PROGRAM`), after an optional `$ ` prompt;
+a trailing `# comment` is dropped. A block whose first line
 (blank lines and `# ...` lines skipped) is a command line is a command block; any other block is left alone.
 A command block is left out, with its reason in --list, when
   - a line looks like C (ends with ; { or }, or starts with #include, #define, // or /*),
@@ -99,7 +100,7 @@ def command_of(line):
     if s.startswith("$ "):
         s = s[2:].lstrip()
     s = re.sub(r"\s+#.*$", "", s)
-    if re.match(r"(cd|make)(\s|$)|\./\S", s):
+    if re.match(r"(cd|make)(\s|$)|([A-Za-z_]\w*=\S*\s+)*\./\S", s):  # ./PROGRAM, after any NAME=VALUE
         return s
     return None
 

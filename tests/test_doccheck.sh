@@ -103,6 +103,11 @@ ok "parse: a block that starts with another \$ command is not a command block" $
 grep -q "prac9.md: 3 pairs; command blocks: 2 left out, 1 showing no output" <<<"$list"
 ok "parse: the handout's summary line" $?
 
+# a variable set for the program, as `NAME=VALUE ./PROGRAM`: a command line (bash runs it as given)
+printf '# P\n\n```\nCUDA_DEVICE_MAX_CONNECTIONS=1 ./hello -n=3\n```\n```\nn = 3\nRESULT: PASS\n```\n' >"$t/docs/prac8.md"
+python3 common/doccheck.py --list "$t/docs/prac8.md" | grep -q "prac8.md:6  CUDA_DEVICE_MAX_CONNECTIONS=1 ./hello -n=3  (2 output lines)"
+ok "parse: NAME=VALUE ./PROGRAM is a command line" $?
+
 # ---------------------------------------------------------------- masking and matching
 shown='GPU Device 0: "NVIDIA H200" with compute capability 9.0, 132 SMs, 139.8 GiB
 Grid dimensions: 512 x 512 x 512
