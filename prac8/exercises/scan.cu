@@ -9,8 +9,8 @@
  * Step 1 (the course's kernel, `scan`): each thread holds one element in shared memory; at step d every
  * thread adds the element d places to its left (Hillis and Steele), doubling d until it reaches the block
  * size. Two __syncthreads() per step: one before the reads (everyone has written the previous step), one
- * before the writes (everyone has read). The result is the inclusive scan; each thread then takes its left
- * neighbour's value, which shifts it into the exclusive scan.
+ * between each thread's read into a register and its write (everyone has read). The result is the inclusive
+ * scan; each thread then takes its left neighbour's value, which shifts it into the exclusive scan.
  * Step 2 (`-shfl`, kernel `scan_shfl`): the same within each warp by __shfl_up_sync (no shared memory and no
  * block-wide barrier), then one warp scans the warp totals and every warp adds its offset.
  *
@@ -44,7 +44,9 @@ __global__ void scan(float *g_odata, const float *g_idata) {
   temp[tid] = g_idata[tid];
 
   // TODO(step 1): Hillis-Steele: for d = 1, 2, 4, ... below blockDim.x, add temp[tid - d] to temp[tid]
-  // (where tid >= d). Two __syncthreads() per step: one before anybody reads, one before anybody writes.
+  // (where tid >= d). Each step: __syncthreads(); read the new sum into a register (t = temp[tid], plus
+  // temp[tid - d]); __syncthreads(); only then write temp[tid] = t. Not temp[tid] += temp[tid - d] between
+  // two barriers: thread tid + d may still be reading temp[tid] as you write it, a race that can still pass.
 
   // shift by one: the inclusive sum of my left neighbour is my exclusive sum
   __syncthreads();
