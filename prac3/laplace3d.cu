@@ -10,7 +10,7 @@
  * (step 2); tune BLOCK_X and BLOCK_Y with `make BLOCK_X=.. BLOCK_Y=..` or -bx= -by=, or let -sweep time a
  * table of them (step 3); -pad stores a 511^3 grid with rows of 512 floats (step 6); -bench prints the
  * bandwidth (step 7).
- *   nvcc -O3 -arch=native -I../common laplace3d.cu laplace3d_gold.c -o laplace3d
+ *   nvcc -O3 -arch=native -I../common -Xcompiler -fopenmp laplace3d.cu laplace3d_gold.c -o laplace3d
  * The exercise (make exercises): built with -DEXERCISE as exercises/laplace3d_pad, the padding (step 6) is
  * the learner's, exercises/laplace3d_pad.h, and -pad is on by default.
  */

@@ -15,7 +15,7 @@ __global__ void GPU_laplace3d(int NX, int NY, int NZ, int pitch, const float *__
   int j = threadIdx.y + blockIdx.y * blockDim.y;
   if (i >= NX || j >= NY) return; // the grid of blocks is rounded up: some threads have no column
 
-  // offsets to the neighbours in j and k; size_t because a 1024^3 grid has 2^30 points and padding adds more
+  // offsets to the neighbours in j and k; size_t because an int index wraps past 2^31 points (up to 2^35 accepted)
   size_t JOFF = (size_t)pitch, KOFF = (size_t)pitch * NY;
   size_t indg = (size_t)i + (size_t)j * JOFF;
   bool edge = (i == 0 || i == NX - 1 || j == 0 || j == NY - 1);

@@ -14,10 +14,11 @@
  * Everything but the kernel is the course's program: u = 1 on the boundary and 0 inside (or random inside
  * with -seed), REPEAT iterations on the GPU and on the CPU, and the two must agree exactly
  * (rms error = 0.000000). The step header supplies its options, its launch, its -sweep table and its -bench
- * line (stencil/stencil.h says what it is asked).
- *   nvcc -O3 -arch=native -I. -I../common laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_ladder
- *   nvcc -O3 -arch=native -I. -I../common -DLADDER_STEP=3 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_fast
- *   nvcc -O3 -arch=native -I. -I../common -DLADDER_STEP=4 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_tb
+ * line (stencil/stencil.h says what it is asked). By hand (-fopenmp: the gold on every core, as make builds it):
+ *   F="-O3 -arch=native -I. -I../common -Xcompiler -fopenmp"
+ *   nvcc $F laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_ladder
+ *   nvcc $F -DLADDER_STEP=3 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_fast
+ *   nvcc $F -DLADDER_STEP=4 laplace3d_ladder.cu laplace3d_gold.c -o laplace3d_tb
  */
 #if !defined(LADDER_STEP)
 #define COURSE_STEPS "practical 3, workbook steps 8 and 10 (beyond the course; kernels 1-2 are course steps 2 and 4's)"

@@ -30,7 +30,8 @@
  * Built twice from this file: laplace3d_mgpu (one process), and, where mpicc is found, laplace3d_mgpu_mpi
  * (-DUSE_MPI: one MPI rank per GPU, ncclCommInitRank with the unique id that rank 0 broadcasts with
  * MPI_Bcast; this is how the program grows past one machine: mpirun -np 2 ./laplace3d_mgpu_mpi).
- *   nvcc -O3 -arch=native -I. -I../common laplace3d_mgpu.cu laplace3d_gold.c -o laplace3d_mgpu -lnccl
+ *   nvcc -O3 -arch=native -I. -I../common -Xcompiler -fopenmp laplace3d_mgpu.cu laplace3d_gold.c \
+ *     -o laplace3d_mgpu -lnccl
  */
 #define COURSE_STEPS "practical 3, workbook step 11 (beyond the course)"
 #include <math.h>

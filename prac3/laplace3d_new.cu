@@ -9,7 +9,7 @@
  * `make profile` (step 5). -pad stores the rows with a pitch of a multiple of 32 floats (step 6).
  * Built with -DEXERCISE (`make exercises`: exercises/laplace3d_new) it runs the kernel you write in
  * exercises/laplace3d_kernel_new.h instead, and ends RESULT: FAIL (exercise not done: ...) until it is right.
- *   nvcc -O3 -arch=native -I../common laplace3d_new.cu laplace3d_gold.c -o laplace3d_new
+ *   nvcc -O3 -arch=native -I../common -Xcompiler -fopenmp laplace3d_new.cu laplace3d_gold.c -o laplace3d_new
  */
 #define COURSE_STEPS "practical 3, workbook steps 4-6 (course steps 4-6)"
 #ifdef EXERCISE

@@ -4,9 +4,9 @@
  * A row of a 511^3 grid is 2044 bytes, so most rows start part-way into a 128-byte line, and a warp's 32
  * loads of one row touch two lines. Padding every row to a multiple of 32 floats (the pitch) starts each on
  * a line boundary; the kernel indexes i + j*pitch + k*pitch*NY, and the copies move NX floats of each row
- * into rows `pitch` floats apart (cudaMemcpy2D). Used by laplace3d -pad, and by laplace3d_fast and
- * laplace3d_tb (laplace3d_ladder.cu), whose rows are always padded. The exercise (exercises/laplace3d_pad.h)
- * is this file, to write.
+ * into rows `pitch` floats apart (cudaMemcpy2D). Used by laplace3d -pad, and by laplace3d_fast
+ * (laplace3d_ladder.cu), whose rows are always padded (laplace3d_tb's never are). The exercise
+ * (exercises/laplace3d_pad.h) is this file, to write.
  */
 #include "helper_cuda.h" // checkCudaErrors
 

@@ -19,7 +19,7 @@ __global__ void GPU_laplace3d_new(int NX, int NY, int NZ, int pitch, const float
                                   float *__restrict__ d_u2) {
   // TODO(step 4): this thread's point (i, j, k) from threadIdx, blockIdx and blockDim in x, y and z; return
   // if it lies outside the grid (the grid of blocks is rounded up). Its index is i + j*JOFF + k*KOFF with
-  // JOFF = pitch and KOFF = pitch*NY, in size_t (a 1024^3 grid has 2^30 points). A boundary point (i, j or
+  // JOFF = pitch and KOFF = pitch*NY, in size_t (an int wraps past 2^31 points). A boundary point (i, j or
   // k first or last) is copied from d_u1; an interior one is the sum of its six neighbours in the gold's
   // order (i-1, i+1, j-1, j+1, k-1, k+1) times 1.0f/6.0f, so that it equals the gold bit for bit. Write the
   // result to d_u2. ../laplace3d_kernel.h does the same with a loop over k.

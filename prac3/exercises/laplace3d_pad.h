@@ -28,8 +28,8 @@ static inline void copy_in_padded(float *d, const float *h, int NX, int NY, int 
   // TODO(step 6): if there is padding (pitch > NX), zero it alone, the pitch - NX floats at the end of each
   // of the NY*NZ rows, so starting at d + NX:
   //   cudaMemset2D(start, pitch in bytes, value, width in bytes, number of rows)
-  // Why zero it at all? GPU_laplace3d never reads the padding, but laplace3d_fast and laplace3d_tb, which use
-  // the finished file, load whole float4s, padding included, so it must hold a value that was written
+  // Why zero it at all? GPU_laplace3d never reads the padding, but laplace3d_fast, which uses the finished
+  // file, loads whole float4s, padding included, so it must hold a value that was written
   // (compute-sanitizer's initcheck, in make sanitize, reports reads of memory nothing wrote). Zeroing all of d
   // instead would wipe the poison, and a row your copy missed would then hold zeros, which the grid's interior
   // starts as. Then copy the rows:
