@@ -70,7 +70,8 @@ int main(int argc, char **argv) {
   run_kernel<float>(h_xf, nblocks, nthreads);
   run_kernel<int>(h_xi, nblocks, nthreads);
   // TODO(step 3): the same for T = double, into h_xd. How much must you write, with the kernel and
-  // run_kernel already templates?
+  // run_kernel already templates? Once it is built, .obj/exercises/prac6b/exercises/prac6b.cu.log (ptxas's
+  // report) lists a third kernel, _Z15my_first_kernelIdEvPT_: a template is compiled per type it is used with.
   for (size_t i = 0; i < n; i++) h_xd[i] = NAN; // what the poisoned device array would give back: delete this
 
   // the course's lines, float then int, exactly as it prints them (so that a learner can diff against its log);
