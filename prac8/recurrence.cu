@@ -11,11 +11,14 @@
  *   -kernel=2  recurrence_lookback: one block per tile (atomic ticket), decoupled look-back as in scan_blocks;
  *              a tile publishes its aggregate pair (flag A) and then the value v at its end (flag P)
  *              (scans/recurrence_lookback.cuh, with scan_blocks' status words, scans/lookback_status.cuh)
- * The pair algebra is scans/affine.cuh.
- * Default: both. s and u are random in [-1, 1] (|s| <= 1: v stays of order 1); the gold runs in double.
+ * The pair algebra is scans/affine.cuh; its "then" is the exercise (exercises/affine_then.cuh). Default: both.
+ * s and u are random in [-1, 1] (|s| <= 1: v stays of order 1); the gold runs in double.
  *   nvcc -O3 -arch=native -I../common recurrence.cu prac8_gold.c -o recurrence
  */
 #define COURSE_STEPS "practical 8, workbook step 6 (course step (4))"
+#ifdef EXERCISE // make exercises: ./exercises/recurrence
+#define EXERCISE_TODO "fill in the TODO(step 6) in exercises/affine_then.cuh"
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +30,6 @@
 #include "timing.h"
 
 #include "prac8_gold.h"
-
 #include "scans/affine.cuh" // the pair algebra
 
 #define REC_THREADS 256 // as scan_blocks: 8 warps, four rounds of 4 elements per thread, 4096 per tile
@@ -140,7 +142,6 @@ __global__ void recurrence_block(const float *s, const float *u, float *v, size_
 }
 
 // ---- step 6: many blocks, decoupled look-back -----------------------------------------------------
-
 #include "scans/recurrence_lookback.cuh"
 
 // ---- the host side ------------------------------------------------------------------------------
@@ -294,6 +295,6 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaFree(p.d_status));
   checkCudaErrors(cudaFree(p.d_error));
   free(h_s), free(h_u), free(h_v), free(h_gold), free(h_mag);
-  if (nbad_all) return result_fail("%zu values outside their bound (see above)", nbad_all);
+  if (nbad_all) return result_check(0, "%zu values outside their bound (see above)", nbad_all);
   return result_pass();
 }

@@ -5,7 +5,8 @@ past these sizes holds two lessons.
     (pracN/<dir>/*.cuh) at most 300;
   - an exercise is the small file the learner writes (.cu, .cuh, .h, .c or a tuner's .conf): at most 80 lines,
     or 160 for a whole-program copy (tests/exercise_copies.py lists them and keeps them equal to their
-    programs); 1,700 lines in all for practicals 1 to 8 (issue 27's target, set when they were the workbook),
+    programs); 1,850 lines in all for practicals 1 to 8 (issue 27's 1,700, set when they were the workbook, and
+    room for the exercises issues 42 and 47 asked for since: prac8's recurrence, prac5's tensor-core step),
     and at most 200 for each practical after them;
   - the practicals' Makefiles at most 280 lines together (12 practicals: about 23 lines each).
 Prints PASS/FAIL a rule and closes with "N passed, N failed".
@@ -22,7 +23,7 @@ RUNNERS = ["prac3/laplace3d_ladder.cu", "prac4/reduction_ladder.cu", "prac5/sgem
            "prac5/transpose_ladder.cu", "prac5/conv1d_ladder.cu", "prac6/concat.cu", "prac6/eltwise.cu",
            "prac7/trid_batch.cu", "prac8/scan_blocks.cu", "prac8/radix_sort.cu", "prac8/recurrence.cu",
            "prac9/match.cu", "prac9/match_ladder.cu", "prac9/match_any.cu"]
-SOURCE_MAX, STEP_MAX, EXERCISE_MAX, COPY_MAX, EXERCISES_ALL, MAKEFILES_ALL = 400, 300, 80, 160, 1700, 280
+SOURCE_MAX, STEP_MAX, EXERCISE_MAX, COPY_MAX, EXERCISES_ALL, MAKEFILES_ALL = 400, 300, 80, 160, 1850, 280
 EXERCISES_LATER = 200  # each practical from 9 on
 
 
