@@ -20,7 +20,8 @@ from exercise_copies import COPIES, ROOT  # noqa: E402
 
 # the programs that run a ladder of step headers
 RUNNERS = ["prac3/laplace3d_ladder.cu", "prac4/reduction_ladder.cu", "prac5/sgemm_ladder.cu",
-           "prac5/transpose_ladder.cu", "prac5/conv1d_ladder.cu", "prac6/concat.cu", "prac6/eltwise.cu",
+           "prac5/transpose_ladder.cu", "prac5/conv1d_ladder.cu", "prac5/hgemm_ladder.cu", "prac6/concat.cu",
+           "prac6/eltwise.cu",
            "prac7/trid_batch.cu", "prac8/scan_blocks.cu", "prac8/radix_sort.cu", "prac8/recurrence.cu",
            "prac9/match.cu", "prac9/match_ladder.cu", "prac9/match_any.cu"]
 SOURCE_MAX, STEP_MAX, EXERCISE_MAX, COPY_MAX, EXERCISES_ALL, MAKEFILES_ALL = 400, 300, 80, 160, 1850, 280

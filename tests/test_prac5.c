@@ -7,6 +7,7 @@
 
 #include "test.h"
 #include "../prac5/prac5_gold.h"
+#include "../prac5/hgemm/hgemm_host.h"
 
 /* [1 2; 3 4] [5 6; 7 8] = [19 22; 43 50] */
 TEST(gemm_2x2_by_hand) {
@@ -96,6 +97,57 @@ TEST(fill_uniform_in_range) {
   CHECK(ok && neg > 400 && neg < 600);
 }
 
+/* hgemm_ladder's bound, tau = gamma(5 ceil(K/4), 2^-23) + 2 gamma64(K) (hgemm/hgemm_host.h): 5 roundings of
+ * 2^-23 for one group of 4 products, 20 at K = 16, 5 * 1025 at K = 4097 */
+TEST(hgemm_bound_factor_by_hand) {
+  double u2 = 2.0 * U_FP32, u64 = 1.0 / 9007199254740992.0;
+  CHECK_NEAR(hgemm_bound_factor(1), 5 * u2 / (1 - 5 * u2) + 2 * u64 / (1 - u64), 1e-15);
+  CHECK_NEAR(hgemm_bound_factor(16), 20 * u2 / (1 - 20 * u2) + 32 * u64 / (1 - 16 * u64), 1e-15);
+  CHECK_NEAR(hgemm_bound_factor(4097), 5125 * u2 / (1 - 5125 * u2) + 2 * 4097 * u64 / (1 - 4097 * u64), 1e-12);
+  CHECK(hgemm_bound_factor(4097) > 6.1e-4 && hgemm_bound_factor(4097) < 6.2e-4);
+  /* the -fault=tile lines: a lost product of at least 1/16 against tau s, s at most K = 64 */
+  CHECK(hgemm_bound_factor(64) * 64 < 1.0 / 16);
+}
+
+/* the inputs: magnitudes in [0.25, 1), a quarter of them negative */
+TEST(hgemm_draw_signs_and_range) {
+  float x[4000];
+  hgemm_draw(x, 4000, 3);
+  int neg = 0, ok = 1;
+  for (int i = 0; i < 4000; i++) {
+    ok = ok && fabsf(x[i]) >= 0.25f && fabsf(x[i]) < 1.0f;
+    neg += x[i] < 0;
+  }
+  CHECK(ok && neg > 850 && neg < 1150);
+}
+
+/* kernel 1's edge path: a tile in place only when whole and K, N multiples of 16 */
+TEST(hgemm_edge_path) {
+  CHECK(hgemm_tile_direct(32, 32, 32, 16, 16) && !hgemm_tile_direct(33, 32, 32, 32, 0));
+  CHECK(!hgemm_tile_direct(32, 32, 17, 0, 0) && !hgemm_tile_direct(32, 24, 32, 0, 0));
+  CHECK(hgemm_edge_tiles(32, 32, 32) == 0);
+  CHECK(hgemm_edge_tiles(33, 32, 16) == 2);      /* the third row of tiles */
+  CHECK(hgemm_edge_tiles(33, 48, 32) == 3);      /* 3 x 3 tiles, the last row staged */
+  CHECK(hgemm_edge_tiles(17, 17, 17) == 4);      /* K % 16: every tile */
+  CHECK(hgemm_edge_tiles(1, 1, 1) == 1);
+  CHECK(hgemm_edge_tiles(4097, 4097, 4097) == 257LL * 257);
+  CHECK(hgemm_edge_tiles(4096, 4097, 4096) == 256LL * 257); /* N % 16 */
+}
+
+/* kernel 2's -smem=: the layouts, their row strides and the bank conflicts of one 8-row phase */
+TEST(hgemm_smem_layouts) {
+  int layout = -1;
+  CHECK(hgemm_smem_parse(NULL, &layout) && layout == HGEMM_SMEM_PAD);
+  CHECK(hgemm_smem_parse("plain", &layout) && layout == HGEMM_SMEM_PLAIN);
+  CHECK(hgemm_smem_parse("pad", &layout) && layout == HGEMM_SMEM_PAD);
+  CHECK(!hgemm_smem_parse("xor", &layout) && !hgemm_smem_parse("x", &layout) && !hgemm_smem_parse("", &layout));
+  CHECK(hgemm_smem_ld(HGEMM_SMEM_PLAIN, 32) == 32 && hgemm_smem_ld(HGEMM_SMEM_PAD, 128) == 136);
+  CHECK(hgemm_smem_ways(32) == 4 && hgemm_smem_ways(128) == 8); /* plain: A's tile 4-way, B's 8-way */
+  CHECK(hgemm_smem_ways(40) == 1 && hgemm_smem_ways(136) == 1); /* pad: none */
+  CHECK(hgemm_smem_bank(40, 1) == 20 && hgemm_smem_bank(136, 7) == 28);
+  CHECK(hgemm_smem_ways(16) == 2 && hgemm_smem_ways(24) == 1); /* 32 bytes a row: 2-way; 48: none */
+}
+
 int main(void) {
   RUN(gemm_2x2_by_hand);
   RUN(gemm_alpha_beta_signs);
@@ -107,5 +159,9 @@ int main(void) {
   RUN(fft_good_sizes);
   RUN(gamma_and_bound);
   RUN(fill_uniform_in_range);
+  RUN(hgemm_bound_factor_by_hand);
+  RUN(hgemm_draw_signs_and_range);
+  RUN(hgemm_edge_path);
+  RUN(hgemm_smem_layouts);
   return test_summary();
 }

@@ -1,0 +1,177 @@
+/*
+ * hgemm_ladder.cu -- practical 5, step 9: the tensor cores by hand. C = A B with A and B in FP16 or BF16
+ * (-type=), the products summed in FP32 and C in FP32, BLAS's names as sgemm_ladder.cu has them: C is M x N,
+ * A is M x K, B is K x N, all row-major, K the inner length. One kernel per file, each against cuBLAS:
+ *   -kernel=0  cublasGemmEx, FP16/BF16 in, CUBLAS_COMPUTE_32F, FP32 out  hgemm/k0_cublas.cuh
+ *   -kernel=1  WMMA: one warp per 16 x 16 tile, A and B from global      hgemm/k1_wmma.cuh
+ *   -kernel=2  shared-memory tiles by cp.async, double buffered; bank     hgemm/k2_smem.cuh
+ *              conflicts with -smem=plain, none with -smem=pad (the default)
+ *   to come:   -kernel=3  mma.sync with ldmatrix and an XOR-swizzled tile, a 64 x 64 warp tile
+ *              -kernel=4  Hopper: wgmma on a warpgroup, TMA, mbarriers, a producer warp (SKIP before 9.0)
+ * The tensor cores multiply FP16 from compute capability 7.0 and BF16 from 8.0: -type=bf16 SKIPs, with its
+ * reason, where this binary's code for the GPU (or the GPU) is older than 8.0.
+ *
+ * The oracle, for every kernel, cuBLAS included: every element of C against C64, the product in double on the
+ * device (sgemm/reference.cuh: cublasDgemm on A and B widened exactly), within tau s, s = |A| |B|, where
+ * tau = gamma(5 ceil(K/4), 2^-23) + 2 gamma64(K): FP32 sums of exact products, with the truncation of the tensor
+ * cores' adders allowed for (derived in hgemm/hgemm_host.h). C64 is itself checked against a double gold on the
+ * host (sampled rows). -fault=tile shows the check failing: one tile of C summed one term short.
+ * -bench checks every kernel, then times each (median of -reps): one table of ms, TFLOP/s and % of cuBLAS, and a
+ * BENCH line per kernel.
+ *   nvcc -O3 -arch=native -I. -I../common hgemm_ladder.cu prac5_gold.c -lcublas -o hgemm_ladder
+ */
+#define COURSE_STEPS "practical 5, workbook step 9 (beyond the course: its lecture only mentions tensor cores)"
+// make exercises: ./exercises/hgemm_ladder, built with -DEXERCISE, runs kernel 1 from the learner's file,
+// exercises/h1_wmma.cuh, and kernel 1 without -kernel; its verdict names the file (gold_check.h)
+#ifdef EXERCISE
+#define EXERCISE_TODO "fill in the TODO(step 9)s in exercises/h1_wmma.cuh (kernel 1)"
+#define HGEMM_DEFAULT_KERNEL 1
+#endif
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "cp_async.h"
+#include "gold_check.h"
+#include "helper_cuda.h"
+#include "ladder.h"
+#include "timing.h"
+
+#include "prac5_gold.h"
+
+#include "hgemm/hgemm.h"
+#include "hgemm/oracle.h"
+#include "hgemm/k0_cublas.cuh"
+#ifndef EXERCISE
+#include "hgemm/k1_wmma.cuh"
+#else // make exercises: kernel 1 with its fragment calls cut out
+#include "exercises/h1_wmma.cuh"
+#endif
+#include "hgemm/k2_smem.cuh"
+
+// the kernel run without -kernel: the fastest; the starting file makes it the kernel left to write
+#ifndef HGEMM_DEFAULT_KERNEL
+#define HGEMM_DEFAULT_KERNEL 2
+#endif
+
+static const hgemm_step steps[] = {
+    {"cublas", {run_cublas<__half>, run_cublas<__nv_bfloat16>}},
+    {"wmma", {run_wmma<__half>, run_wmma<__nv_bfloat16>}},
+    {"smem", {run_smem<__half>, run_smem<__nv_bfloat16>}},
+};
+#define NSTEPS ((int)(sizeof(steps) / sizeof(steps[0])))
+
+// -bench, through common/ladder.h: cuBLAS (kernel 0) is checked first, as the peer of every other kernel
+typedef struct {
+  hgemm_problem *p;
+  int base_ok;
+  double flops;
+} bench_ctx;
+
+static int bench_check(void *c, int k) {
+  bench_ctx *b = (bench_ctx *)c;
+  return k == 0 ? b->base_ok : hgemm_check(k, &steps[k], b->p, 0);
+}
+
+// the C that step k's last timed run left (the checks leave C poisoned, so each step's timed runs start from NaN)
+static int bench_recheck(void *c, int k) {
+  bench_ctx *b = (bench_ctx *)c;
+  return hgemm_recheck(k, steps[k].name, b->p);
+}
+
+static void bench_run(void *c, int k) {
+  bench_ctx *b = (bench_ctx *)c;
+  b->p->run = steps[k].run[b->p->bf16];
+  hgemm_run(b->p);
+}
+
+static void bench_keys(void *c, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra) {
+  bench_ctx *b = (bench_ctx *)c;
+  snprintf(prog, nprog, "hgemm_k%d_%s", k, steps[k].name);
+  snprintf(extra, nextra, "kernel=%d type=%s smem=%s TFLOPs=%.2f pct_cublas=%.1f", k, b->p->bf16 ? "bf16" : "fp16",
+           s2_layout == HGEMM_SMEM_PAD ? "pad" : "plain", b->flops / (ms[k] * 1e-3) / 1e12, 100.0 * ms[0] / ms[k]);
+}
+
+int main(int argc, char **argv) {
+  int M = 2048, N = 2048, K = 2048, kernel = HGEMM_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 10;
+  const char *type_word = NULL, *smem_word = NULL, *fault = NULL;
+  arg_spec opts[] = {
+      {"M", ARG_INT, &M, 1, 1 << 20, "rows of A and C"},
+      {"N", ARG_INT, &N, 1, 1 << 20, "columns of B and C"},
+      {"K", ARG_INT, &K, 1, 1 << 20, "columns of A, rows of B (the length of each dot product)"},
+      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the kernel: 0 cuBLAS, 1 WMMA, 2 shared-memory tiles"},
+      {"type", ARG_WORD, &type_word, 0, 0, "fp16 (the default) or bf16: the inputs' type"},
+      {"smem", ARG_WORD, &smem_word, 0, 0, "kernel 2's tile layout: pad (the default, conflict-free) or plain"},
+      {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel, print the table and BENCH lines"},
+      {"fault", ARG_WORD, &fault, 0, 0, "tile: the kernel's C with one tile summed one term short, which must FAIL"},
+      {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
+      {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
+  };
+  args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
+  if ((long long)M * K > 2147483647LL || (long long)K * N > 2147483647LL || (long long)M * N > 2147483647LL)
+    args_fail("-M=%d -N=%d -K=%d: a matrix of more than 2^31 - 1 elements", M, N, K);
+  int bf16 = 0;
+  if (type_word && !strcmp(type_word, "bf16")) bf16 = 1;
+  else if (type_word && strcmp(type_word, "fp16")) args_fail("-type=%s: the types are fp16 and bf16", type_word);
+  if (smem_word && !strcmp(smem_word, "xor"))
+    args_fail("-smem=xor: load_matrix_sync reads a fragment at one row stride for the whole warp, and a swizzled "
+              "tile has none (hgemm/k2_smem.cuh); the swizzle comes with ldmatrix, step 3");
+  if (!hgemm_smem_parse(smem_word, &s2_layout)) args_fail("-smem=%s: the layouts are pad and plain", smem_word);
+  if (fault && strcmp(fault, "tile")) args_fail("-fault=%s: the one fault is tile", fault);
+  if (fault && bench) args_fail("-fault is for one kernel's check, not -bench");
+  int user_sized = args_given(argc, argv, "M") || args_given(argc, argv, "N") || args_given(argc, argv, "K");
+
+  int dev = findCudaDevice(argc, argv);
+  char why[256];
+  // BF16 fragments: decided by the code this binary holds for this GPU and by the GPU (helper_cuda.h)
+  if (bf16 && !kernel_can_run(hgemm_wmma<__nv_bfloat16>, dev, 80, "BF16 tensor cores", why, sizeof(why)))
+    return result_skip("-type=bf16 %s", why);
+  hgemm_memory_check(M, N, K, user_sized);
+  if (reference_too_long(dev, M, N, K))
+    return result_skip("this GPU has a display watchdog, and the FP64 reference of a %d x %d x %d product may "
+                       "outlast it (docs/troubleshooting.md#windows-watchdog): up to 4096^3 runs here",
+                       M, N, K);
+  cublas_setup(); // the handle: once, outside every timed region
+  hgemm_problem p;
+  hgemm_setup(&p, M, N, K, bf16, seed);
+  if (kernel == 2 || bench)
+    printf("kernel 2's tiles: -smem=%s, rows of A's tile %d halves, of B's %d (load_matrix_sync's 8 rows a phase: "
+           "%d-way and %d-way bank conflicts)\n",
+           s2_layout == HGEMM_SMEM_PAD ? "pad" : "plain", hgemm_smem_ld(s2_layout, S2_BK),
+           hgemm_smem_ld(s2_layout, S2_BN), hgemm_smem_ways(hgemm_smem_ld(s2_layout, S2_BK)),
+           hgemm_smem_ways(hgemm_smem_ld(s2_layout, S2_BN)));
+  // cuBLAS first, against the reference like every other kernel
+  int ok = hgemm_check(0, &steps[0], &p, !bench && kernel == 0 && !fault ? 1 : 0) && p.ref_ok;
+  if (!bench) {
+    if (kernel != 0 || fault) {
+      hgemm_step st = steps[kernel];
+      if (fault) {
+        hgemm_fault_step = st.run[bf16];
+        st.run[0] = run_faulty_tile<__half>, st.run[1] = run_faulty_tile<__nv_bfloat16>;
+      }
+      ok = hgemm_check(kernel, &st, &p, 1) && ok;
+    }
+  } else {
+    bench_ctx b = {&p, ok, 2.0 * M * N * K};
+    const char *names[NSTEPS];
+    for (int k = 0; k < NSTEPS; k++) names[k] = steps[k].name;
+    char header[200], size[64];
+    snprintf(header, sizeof(header),
+             "\n%d x %d x %d, %s in, FP32 sums and C (cuBLAS: cublasGemmEx, CUBLAS_COMPUTE_32F)\n"
+             "  kernel       ms   TFLOP/s   %% of cuBLAS",
+             M, N, K, bf16 ? "BF16" : "FP16");
+    snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
+    ladder L = {NSTEPS, names, NULL, 7, &b, bench_check, bench_run, bench_recheck, 2, reps, NULL, // steps
+                header, "cuBLAS", 0.0, b.flops, NULL, 0, // table: TFLOP/s, % of cuBLAS
+                "5", size, bench_keys, NULL};           // BENCH lines
+    double ms[NSTEPS];
+    int passed[NSTEPS];
+    ok = ladder_bench(&L, ms, passed) && ok;
+  }
+  hgemm_free(&p);
+  cublas_teardown();
+  return result_check(ok, "%s", sgemm_failure[0] ? sgemm_failure : "a check failed (see above)");
+}
