@@ -18,7 +18,8 @@
  * Try -kernels=1 to 128, -iters= (each kernel's length), -stream0=per-thread, and CUDA_DEVICE_MAX_CONNECTIONS=1
  * or 32 (the hardware queues the streams share; the driver's default is 8). -timeline=FILE writes the event-pair
  * runs' intervals as CSV (prac11's format), which ../prac11/timeline.py draws: serialised against a stream each.
- *   nvcc -O3 -arch=native -I../common kernel_overlap.cu prac12_gold.c ../prac11/prac11_gold.c -o kernel_overlap
+ *   nvcc -O3 -Xcompiler -fopenmp -arch=native -I../common kernel_overlap.cu prac12_gold.c ../prac11/prac11_gold.c \
+ *        -o kernel_overlap
  */
 #define COURSE_STEPS "practical 12, workbook step 1 (course steps 1-3)"
 // under a GPU profile (make check-profiles), no green context: in one the per-thread default stream is an invalid
@@ -33,9 +34,9 @@
 #include "helper_cuda.h"
 #include "timing.h"
 
-#include "../prac11/prac11_gold.h" // prac11_overlap: which kernels' intervals overlap
-#define PRAC11_TIMELINE_NO_STAMPS           // prac11's CSV writer alone (no %globaltimer stamps here)
-#include "../prac11/prac11_timeline.cuh"    // -timeline=FILE: prac11_timeline_open, _rows, _close
+#include "../prac11/prac11_gold.h"       // prac11_overlap: which kernels' intervals overlap
+#define PRAC11_TIMELINE_NO_STAMPS        // prac11's CSV writer alone (no %globaltimer stamps here)
+#include "../prac11/prac11_timeline.cuh" // -timeline=FILE: prac11_timeline_open, _rows, _close
 #include "prac12_gold.h"
 
 #define KO_KERNELS_MAX 128 // kernels (streams) at most: the grids a GPU of compute capability 7.5 to 9.0 runs at once
@@ -119,7 +120,7 @@ int main(int argc, char **argv) {
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   FILE *timeline_file = prac11_timeline_open(timeline); // a path that cannot be written: bad input, before the GPU
-  cudaStream_t s0 = 0; // the build's stream 0, as the course's code says it
+  cudaStream_t s0 = 0;                                  // the build's stream 0, as the course's code says it
   int legacy = KO_BUILD_LEGACY;
   if (stream0 != NULL && strcmp(stream0, "legacy") == 0)
     s0 = cudaStreamLegacy, legacy = 1;

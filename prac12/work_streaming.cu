@@ -1,5 +1,5 @@
 /*
- * work_streaming.cu -- practical 12, step 1 (the program the course's step 4 starts from): data streamed to the
+ * work_streaming.cu -- practical 12, step 2 (the program the course's step 4 starts from): data streamed to the
  * GPU, processed there and copied back, one stage after another. The course's design: 1 GiB of doubles (1<<27)
  * in pageable host memory from malloc, filled by srand(0) and rand()/RAND_MAX; timed between two events: a
  * cudaMemcpy of all of it to the device, do_work<<<2^19, 256>>> (20 steps of x = cos(x); x = sqrt(fabs(x)) on
@@ -10,9 +10,9 @@
  * before the timed run, so a copy in that did not happen fails; the host array holds the inputs until the copy
  * back, and every step changes them, so a kernel or a copy out that did not happen fails too.
  * Try -n= (from 1 to 2^29 doubles: any count, the last block part empty) and -iters= (the kernel's share).
- *   nvcc -O3 -arch=native -I../common work_streaming.cu prac12_gold.c -o work_streaming
+ *   nvcc -O3 -Xcompiler -fopenmp -arch=native -I../common work_streaming.cu prac12_gold.c -o work_streaming
  */
-#define COURSE_STEPS "practical 12, workbook step 1 (course step 4: the program it starts from)"
+#define COURSE_STEPS "practical 12, workbook step 2 (course step 4: the program it starts from)"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

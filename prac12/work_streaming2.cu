@@ -17,7 +17,7 @@
  *    whole-array times: work_streaming2.cuh, ws2_bound, says why and what it assumes).
  * Try -chunks= (1: nothing to overlap; thousands: each chunk's set-up costs), -streams= (1: nothing overlaps;
  * CUDA_DEVICE_MAX_CONNECTIONS, the GPU's hardware queues, 8 by default), -n= and -iters= (the kernel's share).
- *   nvcc -O3 -arch=native -I../common work_streaming2.cu prac12_gold.c -o work_streaming2
+ *   nvcc -O3 -Xcompiler -fopenmp -arch=native -I../common work_streaming2.cu prac12_gold.c -o work_streaming2
  * The exercise (make exercises): exercises/work_streaming2, whose host array and chunk loop body are the
  * learner's, exercises/async_copies.cuh.
  */
@@ -37,7 +37,7 @@
 #include "helper_cuda.h"
 #include "timing.h"
 
-#define PRAC11_TIMELINE_SCRIPT "../prac11/timeline.py" // -timeline=FILE (step 4): prac11's marks and CSV
+#define PRAC11_TIMELINE_SCRIPT "../prac11/timeline.py" // -timeline=FILE (the timeline pictures): prac11's marks
 #define PRAC11_TIMELINE_NO_STAMPS
 #include "../prac11/prac11_timeline.cuh"
 #include "prac12_gold.h"
@@ -82,7 +82,7 @@ typedef struct {
   cudaStream_t s[WS2_STREAMS_MAX];
   cudaEvent_t start, stop, course_stop, done[WS2_STREAMS_MAX];
 } ws2_t;
-#include "ws2_timeline.cuh" // step 4: -timeline's marked runs
+#include "ws2_timeline.cuh" // -timeline's marked runs (the timeline pictures)
 
 // the versions: the course's design (its run, the first; and again, warm), then the same work not chunked
 enum { COURSE, CHUNKED, PINNED, PAGEABLE, NVER };
@@ -200,7 +200,8 @@ int main(int argc, char **argv) {
        "steps of x = sqrt(|cos x|) per double: the kernel's length (the course's 20)"},
       {"chunks", ARG_INT, &chunks, 1, WS2_CHUNKS_MAX, "chunks of whole blocks, as even as they go (the course's 8)"},
       {"streams", ARG_INT, &nstreams, 1, WS2_STREAMS_MAX, "streams, chunk i in stream i % streams (the course's 8)"},
-      {"timeline", ARG_WORD, &timeline, 0, 0, "step 4: each chunk's copy in, kernel and copy out to this CSV file"},
+      {"timeline", ARG_WORD, &timeline, 0, 0,
+       "each chunk's copy in, kernel and copy out to this CSV file (the timeline pictures)"},
   };
   args_parse_or_exit(argc, argv, opts, ARG_COUNT(opts));
   prac11_marks_t *marks = prac11_marks_open(timeline, 3 * chunks); // a path that cannot be written: bad input
@@ -314,7 +315,7 @@ int main(int argc, char **argv) {
          ws2_chunk_of(w.n, chunks, 0).nblocks, WS2_BLOCK, nstreams, nstreams > 1 ? "s" : "", prac12_gold_threads(),
          gold_ms);
   for (int v = 0; v < NVER; v++) gold_report(ver_name[v], &st[v]);
-  gold_stats tl[2]; // step 4's runs, marked (ws2_timeline.cuh)
+  gold_stats tl[2]; // -timeline's runs, marked (ws2_timeline.cuh)
   ws2_timeline(&w, marks, h_gold, tl);
   prac11_marks_close(marks);
   printf("the stop: an event in each stream after its last chunk, which stream 0 (%s, this build's) waits on; the "

@@ -1,7 +1,7 @@
 /*
- * ws2_timeline.cuh -- practical 12, step 4: work_streaming2's -timeline=FILE. A run of its own, untimed, after the
- * timed ones: the work again with an event pair around each chunk's copy in, kernel and copy out, each pair in the
- * chunk's stream, read back and written as prac11's CSV (stage rows, prac11_timeline.cuh), which
+ * ws2_timeline.cuh -- practical 12, the timeline pictures: work_streaming2's -timeline=FILE. A run of its own,
+ * untimed, after the timed ones: the work again with an event pair around each chunk's copy in, kernel and copy out,
+ * each pair in the chunk's stream, read back and written as prac11's CSV (stage rows, prac11_timeline.cuh), which
  * ../prac11/timeline.py draws as three lanes: copy in, kernel, copy out. Two programs, a panel each: not chunked
  * (the whole array as one chunk in one stream: in, kernel, out one after another) and the course's chunks over
  * the streams. The loop body is the solution's (issue_chunk's three calls with the marks between them), so an

@@ -29,15 +29,19 @@ typedef void (*hgemm_fn)(const void *, const void *, float *, int, int, int);
 #else
 #define HGEMM_BF16_CODE true
 #endif
-template <typename T> constexpr bool HGEMM_HAS_MMA = !std::is_same<T, __nv_bfloat16>::value || HGEMM_BF16_CODE;
+template <typename T>
+constexpr bool HGEMM_HAS_MMA = !std::is_same<T, __nv_bfloat16>::value || HGEMM_BF16_CODE;
 
 // cuBLAS's name for each type, and ours
-template <typename T> struct hgemm_type;
-template <> struct hgemm_type<__half> {
+template <typename T>
+struct hgemm_type;
+template <>
+struct hgemm_type<__half> {
   static constexpr cudaDataType_t cuda = CUDA_R_16F;
   static const char *name() { return "fp16"; }
 };
-template <> struct hgemm_type<__nv_bfloat16> {
+template <>
+struct hgemm_type<__nv_bfloat16> {
   static constexpr cudaDataType_t cuda = CUDA_R_16BF;
   static const char *name() { return "bf16"; }
 };

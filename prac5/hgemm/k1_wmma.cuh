@@ -66,7 +66,8 @@ __global__ void __launch_bounds__(32 * W1_WARPS)
   }
 }
 
-template <typename T> static void run_wmma(const void *A, const void *B, float *C, int M, int N, int K) {
+template <typename T>
+static void run_wmma(const void *A, const void *B, float *C, int M, int N, int K) {
   dim3 grid(ceil_div(N, 32), ceil_div(M, 32));
   hgemm_wmma<T><<<grid, 32 * W1_WARPS>>>((const T *)A, (const T *)B, C, M, N, K);
   getLastCudaError("hgemm_wmma execution failed");

@@ -42,8 +42,8 @@ __global__ void __launch_bounds__(S2_THREADS)
   if constexpr (HGEMM_HAS_MMA<T>) {
     using namespace nvcuda;
     constexpr int PAD = LAYOUT == HGEMM_SMEM_PAD ? 8 : 0, LDA = S2_BK + PAD, LDB = S2_BN + PAD;
-    __shared__ __align__(128) T As[2][S2_BM * LDA]; // As[buf][r * LDA + k]
-    __shared__ __align__(128) T Bs[2][S2_BK * LDB]; // Bs[buf][k * LDB + c]
+    __shared__ __align__(128) T As[2][S2_BM * LDA];              // As[buf][r * LDA + k]
+    __shared__ __align__(128) T Bs[2][S2_BK * LDB];              // Bs[buf][k * LDB + c]
     __shared__ __align__(32) float Cs[S2_THREADS / 32][16 * 16]; // the edge path's C, per warp
     int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, wm = warp / 4, wn = warp % 4;
     int row0 = blockIdx.y * S2_BM, col0 = blockIdx.x * S2_BN;
@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(S2_THREADS)
       int cur = t & 1;
       // the next step's copies go out now, into the buffer every warp finished reading at the end of step t - 1
       if (t + 1 < ntiles) load_tiles(t + 1, cur ^ 1);
-      cp_async_commit(); // (an empty group on the last step keeps the count below right)
+      cp_async_commit();  // (an empty group on the last step keeps the count below right)
       cp_async_wait<1>(); // this thread's copies of step t have landed (only step t + 1's may be in flight) ...
       __syncthreads();    // ... and every thread's
 #pragma unroll
@@ -122,7 +122,8 @@ __global__ void __launch_bounds__(S2_THREADS)
   }
 }
 
-template <typename T, int LAYOUT> static void launch_smem(const T *A, const T *B, float *C, int M, int N, int K) {
+template <typename T, int LAYOUT>
+static void launch_smem(const T *A, const T *B, float *C, int M, int N, int K) {
   dim3 grid(ceil_div(N, S2_BN), ceil_div(M, S2_BM));
   if (K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 && (uintptr_t)B % 16 == 0)
     hgemm_smem<T, LAYOUT, true><<<grid, S2_THREADS>>>(A, B, C, M, N, K);
@@ -131,7 +132,8 @@ template <typename T, int LAYOUT> static void launch_smem(const T *A, const T *B
   getLastCudaError("hgemm_smem execution failed");
 }
 
-template <typename T> static void run_smem(const void *A, const void *B, float *C, int M, int N, int K) {
+template <typename T>
+static void run_smem(const void *A, const void *B, float *C, int M, int N, int K) {
   if (s2_layout == HGEMM_SMEM_PAD)
     launch_smem<T, HGEMM_SMEM_PAD>((const T *)A, (const T *)B, C, M, N, K);
   else

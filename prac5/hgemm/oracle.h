@@ -76,8 +76,8 @@ static int hgemm_recheck(int k, const char *name, hgemm_problem *p) {
 // catches while K is short (hgemm/hgemm_host.h: up to about 1000)
 static hgemm_fn hgemm_fault_step;
 template <typename T>
-__global__ void hgemm_fault_tile(const T *__restrict__ A, const T *__restrict__ B, float *__restrict__ C, int M,
-                                 int N, int K, int row0, int col0) {
+__global__ void hgemm_fault_tile(const T *__restrict__ A, const T *__restrict__ B, float *__restrict__ C, int M, int N,
+                                 int K, int row0, int col0) {
   int row = row0 + blockIdx.y * 16 + threadIdx.y, col = col0 + blockIdx.x * 16 + threadIdx.x;
   if (row >= M || col >= N) return;
   float sum = 0.0f;
@@ -85,10 +85,11 @@ __global__ void hgemm_fault_tile(const T *__restrict__ A, const T *__restrict__ 
   C[row * N + col] = sum;
 }
 
-template <typename T> static void run_faulty_tile(const void *A, const void *B, float *C, int M, int N, int K) {
+template <typename T>
+static void run_faulty_tile(const void *A, const void *B, float *C, int M, int N, int K) {
   hgemm_fault_step(A, B, C, M, N, K);
-  hgemm_fault_tile<T><<<dim3(8, 8), dim3(16, 16)>>>((const T *)A, (const T *)B, C, M, N, K, M / 2 / 128 * 128,
-                                                     N / 2 / 128 * 128);
+  hgemm_fault_tile<T>
+      <<<dim3(8, 8), dim3(16, 16)>>>((const T *)A, (const T *)B, C, M, N, K, M / 2 / 128 * 128, N / 2 / 128 * 128);
   getLastCudaError("hgemm_fault_tile execution failed");
 }
 
@@ -101,14 +102,16 @@ static void hgemm_memory_check(int M, int N, int K, int user_sized) {
 }
 
 // x rounded to T (round to nearest), and x set to the value it holds: exact in float and in double
-template <typename T> static void round_to(float *x, T *y, size_t n) {
+template <typename T>
+static void round_to(float *x, T *y, size_t n) {
   for (size_t i = 0; i < n; i++) {
     y[i] = T(x[i]);
     x[i] = (float)y[i];
   }
 }
 
-template <typename T> static void hgemm_fill(hgemm_problem *p, float *h_A, float *h_B, int seed) {
+template <typename T>
+static void hgemm_fill(hgemm_problem *p, float *h_A, float *h_B, int seed) {
   size_t nA = (size_t)p->M * p->K, nB = (size_t)p->K * p->N;
   T *h_At = (T *)malloc(nA * sizeof(T)), *h_Bt = (T *)malloc(nB * sizeof(T));
   if (!h_At || !h_Bt) exit(result_fail("out of host memory"));
