@@ -10,7 +10,8 @@
  * Fill in the TODO(step 2)s. Until then every stamp stays 0 and
  *   make exercises && ./exercises/stream_per_thread
  * ends RESULT: FAIL (exercise not done: ...); then it prints each kernel's interval and PASSes. Try it with
- * -streams=1 and 32, and compare with stream_legacy. The finished functions are in ../prac11_timeline.cuh.
+ * -streams=1 and 32. It is built per-thread only: for the legacy build's intervals run the finished
+ * ../stream_legacy (step 2 of the handout). The finished functions are in ../prac11_timeline.cuh.
  */
 
 // the time now, in ns of %globaltimer
