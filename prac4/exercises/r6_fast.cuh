@@ -22,8 +22,8 @@
  *     gridDim.x - 1, and that block knows every other block has taken its ticket;
  *   - the publish and the ticket go to different addresses, which other SMs may see in either order, and the
  *     last block's reads of the sums must come after its ticket and not from a stale copy. The tools are
- *     __threadfence() and __ldcg() (concepts.md, "The flag pattern"); where each goes, and what breaks
- *     without it, is the handout's question 5: try it first;
+ *     __threadfence() and __ldcg(); concepts.md, "The flag pattern", shows where each goes. What breaks
+ *     without each is the handout's question 5: answer it in your own words once this passes;
  *   - one thread takes the ticket, but the whole block must learn whether it is last (shared memory, and a
  *     barrier that every thread reaches);
  *   - the last block writes the result (written, not added to: nothing to zero) and leaves the counter ready
