@@ -18,7 +18,8 @@
  * code wherever two streams share a hardware queue (CUDA_DEVICE_MAX_CONNECTIONS=1), so the program does not.
  */
 // TODO(step 2): page-locked (pinned) host memory, which the copy engines read and write directly, so that a copy
-// from or to it can be queued: cudaMallocHost((void **)h, bytes), freed by cudaFreeHost. Return its error code
+// from or to it can be queued: cudaMallocHost((void **)h, bytes). Return its error code. Change h_data_free with
+// it to cudaFreeHost: free() on pinned memory is an error, and can crash the program at exit
 static cudaError_t h_data_alloc(double **h, size_t bytes) {
   *h = (double *)malloc(bytes);
   return *h != NULL ? cudaSuccess : cudaErrorMemoryAllocation;
