@@ -36,7 +36,7 @@ TUNED = ["block", "kchunk", "blocks_per_sm", "paths_per_thread", "warps", "offse
 PER_GPU = ["same_copy_ms", "bound_pct_copy"]
 # a time against its bound (prac11, prac12: the bound in ms, what limits it, and the time as a % of it) and the
 # host's time to queue the work: each GPU's own
-BOUNDS = ["bound", "bound_ms", "limit", "pct_bound", "pct_fill", "host_ms"]
+BOUNDS = ["bound", "bound_ms", "limit", "pct_bound", "pct_fill", "host_ms", "ceiling_est"]
 # the peer a ladder is measured against: its ratio as a percentage (pct_cublas already is; x_peer = peer ms / ms)
 PEERS = ["pct_cublas", "x_cub", "x_cublas", "x_cufft", "x_gtsv2"]
 # what data a row ran on (prac8: float or int scans; uint32 keys, pairs or floats sorted): a figure draws one

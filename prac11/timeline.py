@@ -157,7 +157,7 @@ def summary(path, rows):
     span = max(r["end_ms"] for r in rows) - min(r["start_ms"] for r in rows)
     busy = [f"{STAGES[s]} {100 * busy_ms([r for r in rows if r['stage'] == s]) / span:.0f} %" for s in STAGES
             if span > 0]
-    return (f"{path}: {first['program']} ({first['build']}), {len(kernels)} chunks in stages, spanning "
+    return (f"{path}: {first['program']} ({first['build']}), {len(kernels)} chunk{'s' if len(kernels) != 1 else ''} in stages, spanning "
             + ", ".join(spans) + (f"; busy: {', '.join(busy)} of it" if busy else ""))
 
 
@@ -187,7 +187,7 @@ def draw_stages(ax, path, rows, xmax):
         many = len(streams) > 3 and streams == list(range(streams[0], streams[-1] + 1))  # prac12's 8 or 128
         labels.append(STAGES[s] + (", default stream" if streams == [0] else
                                    f", streams {streams[0]}-{streams[-1]}" if many else
-                                   "".join(f"{', stream' if i == 0 else ','} {t}" for i, t in enumerate(streams))))
+                                   (", stream " if len(streams) == 1 else ", streams ") + ", ".join(map(str, streams))))
         if not mine:
             continue
         ax.barh([lane] * len(mine), [r["end_ms"] - r["start_ms"] for r in mine], left=[r["start_ms"] for r in mine],

@@ -316,7 +316,7 @@ int main(int argc, char **argv) {
          gold_ms);
   for (int v = 0; v < NVER; v++) gold_report(ver_name[v], &st[v]);
   gold_stats tl[2]; // -timeline's runs, marked (ws2_timeline.cuh)
-  ws2_timeline(&w, marks, h_gold, tl);
+  ws2_timeline(&w, marks, h_gold, tl, h_kind);
   prac11_marks_close(marks);
   printf("the stop: an event in each stream after its last chunk, which stream 0 (%s, this build's) waits on; the "
          "last of them at %.3f ms, the stop at %.3f ms; the course's stop, on stream 0 straight after the loop, at "

@@ -39,14 +39,16 @@ static void ws2_timeline_run(ws2_t *w, prac11_marks_t *m, int chunks, const char
 }
 
 // -timeline's two runs, each from the inputs (h_page) and checked against the gold into tl[0] (not chunked) and
-// tl[1] (the course's chunks); nothing without -timeline (m NULL: tl[] all passes)
-static void ws2_timeline(ws2_t *w, prac11_marks_t *m, const double *h_gold, gold_stats tl[2]) {
+// tl[1] (the course's chunks); nothing without -timeline (m NULL: tl[] all passes). host: what the host array is
+static void ws2_timeline(ws2_t *w, prac11_marks_t *m, const double *h_gold, gold_stats tl[2], const char *host) {
   memset(tl, 0, 2 * sizeof(gold_stats));
   for (int r = 0; m != NULL && r < 2; r++) {
     memcpy(w->h_data, w->h_page, w->bytes);
     ws2_timeline_run(w, m, r ? w->chunks : 1, r ? "work_streaming2_chunked" : "work_streaming2_not_chunked");
     compare_double(w->h_data, h_gold, (size_t)w->n, 0.0, PRAC12_RTOL, &tl[r]);
-    gold_report(r ? "the timeline's run, chunked, pinned" : "the timeline's run, not chunked, pinned", &tl[r]);
+    char name[160];
+    snprintf(name, sizeof(name), "the timeline's run, %s, from %s", r ? "chunked" : "not chunked", host);
+    gold_report(name, &tl[r]);
   }
 }
 

@@ -60,9 +60,10 @@ static inline void hgemm_draw(float *x, size_t n, unsigned seed) {
 }
 
 // Kernel 1 reads a 16 x 16 tile of C's operands straight from global memory only where load_matrix_sync can:
-// the whole tile inside C, and every row of A and B starting on a 32-byte boundary (its pointer rule), so K and
-// N multiples of 16 halves. Every other tile (the edges, or every tile when K or N is not a multiple of 16) is
-// staged through shared memory with zeros outside the matrices: the edge path.
+// the whole tile inside C, and K and N multiples of 16, so that every 16-wide step along K stays inside A's rows
+// and the row strides are multiples of 8 halves (its ldm rule; the tile pointers, at multiples of 16 rows and
+// columns, are then 32-byte aligned for any K and N). Every other tile (the edges, or every tile when K or N is not a
+// multiple of 16) is staged through shared memory with zeros outside the matrices: the edge path.
 HGEMM_HD static inline int hgemm_tile_direct(int M, int N, int K, int row0, int col0) {
   return K % 16 == 0 && N % 16 == 0 && row0 + 16 <= M && col0 + 16 <= N;
 }

@@ -10,7 +10,7 @@
  *   mma_sync(acc, a, b, acc)      acc += a b: 16 x 16 x 16 multiply-adds on the tensor cores
  *   store_matrix_sync(q, acc, ldm, mem_row_major)    ldm a multiple of 4 floats, q 32-byte aligned
  * The warp walks along K 16 at a time. The edge path (hgemm_tile_direct, hgemm/hgemm_host.h): a tile wholly
- * inside C, with K and N multiples of 16 (every row of A and B 32-byte aligned, as load_matrix_sync needs), is
+ * inside C, with K and N multiples of 16 (every step along K inside the rows, ldm a multiple of 8 halves), is
  * loaded and stored in place; any other tile is staged through the warp's own 16 x 16 buffers in shared memory,
  * filled lane by lane with zeros outside A and B (which add nothing), and its C written back lane by lane where
  * it lies inside C. So every M, N and K passes, the edge tiles at the cost of the staging.
