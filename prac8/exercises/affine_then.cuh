@@ -8,8 +8,8 @@
  * earlier lane's pair first (scans/affine.cuh, warp_inclusive_scan), and what then(a, t) would compute.
  */
 __device__ __forceinline__ affine then(affine a, affine b) { // a first, then b
-  // TODO(step 6): the pair of "a, then b": its s is the product of the two slopes; its u is b's slope times a's
-  // offset, plus b's offset (fmaf(x, y, z) = x y + z, rounded once)
+  // TODO(step 6): the pair of "a, then b": read its slope and offset off x -> b.s (a.s x + a.u) + b.u
+  // (fmaf(x, y, z) computes x y + z with one rounding)
   (void)a;
   return b; // as if a did nothing: wrong wherever a is not the identity (1, 0)
 }
