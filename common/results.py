@@ -325,7 +325,7 @@ def page(data, old, tail):
                        % (p, " and [its notes](notes/prac%s.md)" % p if notes else ""))
         png = "results_prac%s.png" % p
         if plt is not None and plot(plt, data, p, os.path.join(DOCS, png), "Practical %s: %s" % (p, title)):
-            out.append("![practical %s: each ladder's kernels, one bar per GPU](%s)\n" % (p, png))
+            out.append("![practical %s: each program's kernels or methods against its 100 %% line, one bar per GPU](%s)\n" % (p, png))
         for t in tables(data, p):
             out.append(t + "\n")
     k = kept(old, "<!-- kept by make bench -->", "<!-- /kept -->")
