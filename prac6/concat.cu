@@ -13,7 +13,7 @@
  * The check is exact (bits: a half or a float is moved as it is) against concat_gold.c, on an output poisoned
  * beforehand, with guard bytes around it that must keep their poison. -bench checks every kernel, times each
  * beside the copy (bytes read + written) and checks what its last timed run left.
- *   nvcc -O3 -arch=native -std=c++17 -I../common concat.cu concat_gold.c -o concat   (in prac6/)
+ *   nvcc -O3 -arch=native -std=c++17 -I../common concat.cu concat_gold.c fastdiv_gold.c -o concat   (in prac6/)
  */
 #define COURSE_STEPS "practical 6, workbook step 7 (beyond the course)"
 #include <stdint.h>

@@ -19,7 +19,9 @@
  */
 #define CAT_BLOCK 256        // threads per block
 #define CAT_UNROLL 4         // chunks (or elements) per thread: four loads in flight before the first store
+#ifndef CAT_TILE_BYTES // to try another: make concat EXTRA_NVCCFLAGS=-DCAT_TILE_BYTES=16384
 #define CAT_TILE_BYTES 32768 // a tile's shared memory: under the 48 KB a block gets on any GPU without opt-in
+#endif
 #define CAT_SHORT_RUN 128    // a run shorter than a cache line makes straight chunks gather partial lines
 
 typedef struct {
