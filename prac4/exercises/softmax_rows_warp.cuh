@@ -9,9 +9,10 @@
  * LANES threads (a power of two, at most 32) share a row; each holds K vectors of V floats of it (V = 4: a
  * float4, when cols is a multiple of 4 and so every row starts 16-byte aligned; else V = 1) in registers,
  * thread l taking columns (k LANES + l) V ... + V - 1: consecutive threads, consecutive addresses. The
- * row's max and sum go across its LANES threads with shuffles, __shfl_xor_sync(mask, v, d, LANES): the
- * width LANES keeps each group of LANES lanes to itself, and xor leaves the result in every lane of it. The
- * row is read once and written once: the least traffic there is.
+ * row's max and sum go across its LANES threads with shuffles, __shfl_xor_sync(mask, v, d, LANES), xor
+ * leaving the result in every lane of the group. The width LANES keeps each group to itself only while
+ * d < LANES: past it a lane reads an earlier group's value (another row's) or gets its own back
+ * (docs/concepts.md, warp shuffles). The row is read once and written once: the least traffic there is.
  * Columns past the end are -inf, which no max picks and whose exp is 0. A row that is all -inf has m = -inf
  * and s = 0, and y = exp(-inf - -inf) / 0 = NaN: softmax_rows defines it so (as PyTorch does).
  */
@@ -39,7 +40,7 @@ __global__ void softmax_rows_warp(const float *__restrict__ x, float *__restrict
 #pragma unroll
   for (int j = 0; j < K * V; j++) m = fmaxf(m, v[j]);
   // TODO(softmax_rows): the max over the row's LANES threads, left in every one of them: a butterfly of
-  // shuffles whose width keeps the group to itself (header). How many levels does LANES lanes need?
+  // shuffles of width LANES, every d below LANES (header: a larger d mixes rows). How many levels is that?
   if (m != -INFINITY) {
 #pragma unroll
     for (int j = 0; j < K * V; j++) s += expf(v[j] - m);
