@@ -19,6 +19,7 @@
  * disagreement fails. That checks the kernel on whatever numbers it was given; with -philox no course answer
  * pins the numbers down, so they are checked too: the average must be within 4 standard errors of an
  * independent CPU Monte Carlo, as prac2_device's are. -bench checks the output of the last timed runs again.
+ *   nvcc -O3 -arch=native -I../common prac2.cu prac2_gold.c -o prac2 -lcurand -Xcompiler -fopenmp
  *
  * The exercise (make exercises): built with -DEXERCISE, version 2's layout is the learner's,
  * exercises/strided_layout.cuh, and -version=2 is the default.

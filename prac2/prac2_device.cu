@@ -17,6 +17,8 @@
  * GPU's: with a handful of GPU paths the GPU's own sample spread can be 0 (one path: always), which would make
  * any difference look infinitely significant. The payoff takes only two values (0 or exp(-rT), probability
  * about 0.44), so even one GPU path lies within 1.2 of these standard errors of the mean: every -npath passes.
+ * Its gold routines are prac2's (prac2_gold.c: the path model and the CPU Monte Carlo), so by hand:
+ *   nvcc -O3 -arch=native -I../common prac2_device.cu prac2_gold.c -o prac2_device -Xcompiler -fopenmp
  */
 #define COURSE_STEPS "practical 2, workbook step 6 (course step 7)"
 #include <math.h>

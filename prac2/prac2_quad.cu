@@ -13,6 +13,7 @@
  * by thread, 2b against the host's sum of method 1's partial sums (the same floats, added in another order),
  * 2 and 3 against the whole sum: each within the rounding bound of its own additions. Compare the times of 2
  * and 2b (handout step 5: why is 2 so slow?).
+ *   nvcc -O3 -arch=native -I../common prac2_quad.cu prac2_quad_gold.c -o prac2_quad -lcurand
  * The exercise (make exercises): built with -DEXERCISE, method 1's kernel is the learner's,
  * exercises/sum_thread.cuh.
  */
