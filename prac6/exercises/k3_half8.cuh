@@ -47,8 +47,8 @@ __global__ void __launch_bounds__(HALF8_BLOCK)
   half8_load(a, oa, g.mode_a, g.ia, va);
   half8_load(b, ob, g.mode_b, g.ib, vb);
   elt_apply_chunk<OP>(va, vb, vo);
-  // TODO(step 8): store vo.e (V outputs, V * sizeof(U) bytes) at out + i with one store instruction:
-  // elt_vec<V * sizeof(U)>::type is the vector type of that many bytes (uint4, uint2 or unsigned; ops.cuh)
+  // TODO(step 8): store vo.e (V outputs, V * sizeof(U) bytes) at out + i with one store instruction of type
+  // typename elt_vec<V * sizeof(U)>::type (uint4, uint2 or unsigned: ops.cuh; C++ needs `typename` as it depends on U)
   (void)vo;
 }
 
