@@ -3,7 +3,7 @@
  * Built without LADDER_STEP it is the program laplace3d_ladder: every step on the same grid, each checked
  * exactly against REPEAT sweeps of Gold_laplace3d, and with -bench one table of ms per sweep against a
  * device-to-device copy timed in the same run (step 10's question: how far past the copy does each get?):
- *   0  the copy (cudaMemcpy, device to device)   the 100 % line
+ *   0  the copy            stencil/steps.cuh       the 100 % line: the faster of cudaMemcpy and a copy kernel
  *   1  GPU_laplace3d       laplace3d_kernel.h      the course's kernel, 2-D blocks marching in k (32 x 4)
  *   2  GPU_laplace3d_new   laplace3d_kernel_new.h  the course's 3-D kernel, a thread per point (32 x 4 x 2)
  *   3  GPU_laplace3d_fast  stencil/s3_fast.cuh     one sweep per pass at the copy's speed (step 8)
