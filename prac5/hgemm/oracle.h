@@ -142,14 +142,10 @@ static void hgemm_setup(hgemm_problem *p, int M, int N, int K, int bf16, int see
     hgemm_fill<__half>(p, h_A, h_B, seed);
 
   // Gold treatment, in double, on every row or evenly spaced rows (h_A and h_B hold the rounded values)
-  int nrows = gemm_sample_rows(M, K, N, GOLD_WORK, which);
-  double *gold = (double *)malloc((size_t)nrows * N * sizeof(double));
-  double *absC = (double *)malloc((size_t)nrows * N * sizeof(double));
-  if (!gold || !absC) exit(result_fail("out of host memory"));
-  double t0 = wall_ms();
-  gemm_gold(M, K, N, 1.0, h_A, h_B, 0.0, NULL, which, nrows, gold, absC);
+  double *gold, *absC, gold_ms;
+  int nrows = gold_rows(h_A, h_B, M, N, K, which, &gold, &absC, &gold_ms);
   printf("C = A B: A %d x %d, B %d x %d (%s), C %d x %d (FP32); gemm_gold %.1f ms (%d of %d rows)\n", M, K, K, N,
-         bf16 ? "BF16" : "FP16", M, N, wall_ms() - t0, nrows, M);
+         bf16 ? "BF16" : "FP16", M, N, gold_ms, nrows, M);
 
   // the FP64 reference, from the same values widened to float, checked against the gold
   float *d_A32, *d_B32;

@@ -175,6 +175,20 @@ static int reference_vs_gold(const sgemm_oracle *o, const int *which, int nrows,
   return r.nbad == 0;
 }
 
+// the host's gold in double, on every row or evenly spaced rows (gemm_sample_rows): which[] names them, *gold and
+// *absC (nrows x N, allocated here) hold them; returns nrows, the time taken in *ms. Shared with hgemm/oracle.h
+static int gold_rows(const float *h_A, const float *h_B, int M, int N, int K, int *which, double **gold,
+                     double **absC, double *ms) {
+  int nrows = gemm_sample_rows(M, K, N, GOLD_WORK, which);
+  *gold = (double *)malloc((size_t)nrows * N * sizeof(double));
+  *absC = (double *)malloc((size_t)nrows * N * sizeof(double));
+  if (!*gold || !*absC) exit(result_fail("out of host memory"));
+  double t0 = wall_ms();
+  gemm_gold(M, K, N, 1.0, h_A, h_B, 0.0, NULL, which, nrows, *gold, *absC);
+  *ms = wall_ms() - t0;
+  return nrows;
+}
+
 // fills A and B (random in [-1, 1), so that sums cancel as real data does), copies them to the device, makes
 // the FP64 reference and checks it against the host gold, then checks cuBLAS (step 0) against the reference
 static void problem_setup(sgemm_problem *p, int M, int N, int K, int seed, int verbose_cublas, int quiet) {
@@ -188,15 +202,11 @@ static void problem_setup(sgemm_problem *p, int M, int N, int K, int seed, int v
   fill_uniform(h_B, nB, (unsigned)seed + 1u, -1.0f, 1.0f);
 
   // Gold treatment, in double, on every row or evenly spaced rows
-  int nrows = gemm_sample_rows(M, K, N, GOLD_WORK, which);
-  double *gold = (double *)malloc((size_t)nrows * N * sizeof(double));
-  double *absC = (double *)malloc((size_t)nrows * N * sizeof(double));
-  if (!gold || !absC) exit(result_fail("out of host memory"));
-  double t0 = wall_ms();
-  gemm_gold(M, K, N, 1.0, h_A, h_B, 0.0, NULL, which, nrows, gold, absC);
+  double *gold, *absC, gold_ms;
+  int nrows = gold_rows(h_A, h_B, M, N, K, which, &gold, &absC, &gold_ms);
   if (!quiet)
     printf("C = A B: A %d x %d, B %d x %d, C %d x %d; gemm_gold %.1f ms (%d of %d rows)\n", M, K, K, N, M, N,
-           wall_ms() - t0, nrows, M);
+           gold_ms, nrows, M);
 
   // copy A and B to the device
   checkCudaErrors(cudaMalloc((void **)&p->d_A, nA * sizeof(float)));
