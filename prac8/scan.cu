@@ -138,7 +138,7 @@ int main(int argc, char **argv) {
   printf("rms scan error  = %f\n", st.rms_err);
   printf("%s: %d elements, %.3f ms (one launch, its start-up included)\n", shfl ? "scan_shfl" : "scan", num_elements,
          ms);
-  gold_report("scan", &st);
+  gold_report(shfl ? "scan_shfl" : "scan", &st);
 
   // cleanup memory
   free(h_data);

@@ -1,6 +1,6 @@
 /*
  * exercises/affine_then.cuh -- the starting file of practical 8, step 6: "then", the operation the recurrence's
- * scan is made of, cut out of ../scans/affine.cuh. `make exercises` builds ./exercises/recurrence from
+ * scan is made of, cut out of ../scans/affine.cuh. `make exercises/recurrence` builds the program from
  * recurrence.cu with this file in place of the finished function. The pair (s, u) is the map x -> s x + u.
  * "a then b" is the map that does a first, then b: work out x -> s_b (s_a x + u_a) + u_b and read off its s and
  * u. Until it is right, v[n] is wrong from n = 1 on and the run ends RESULT: FAIL (exercise not done: ...);

@@ -1,6 +1,6 @@
 /*
  * exercises/radix4_ranks.cuh -- the starting file of practical 8, step 8: sort/radix4_ranks.cuh with both
- * placements of a 4-bit pass cut out. `make exercises` builds ./exercises/radix_sort from radix_sort.cu with
+ * placements of a 4-bit pass cut out. `make exercises/radix_sort` builds the program from radix_sort.cu with
  * this file in place of the finished one; sort/k2_four_bit.cuh's kernels call these two functions. First
  * TODO(step 8a), radix4_warp_rank: run ./exercises/radix_sort -kernel=2 -n=4096 (one tile) until it passes.
  * Then TODO(step 8b), radix4_hist_index: run ./exercises/radix_sort -kernel=2 -n=1000003. Until both are

@@ -1,6 +1,6 @@
 /*
  * exercises/s2_lookback.cuh -- the starting file of practical 8, step 4: scans/s2_lookback.cuh with both walks
- * back cut out. `make exercises` builds ./exercises/scan_blocks from scan_blocks.cu with this file in place of
+ * back cut out. `make exercises/scan_blocks` builds the program from scan_blocks.cu with this file in place of
  * the finished one. First TODO(step 4a), lookback_lane(): one lane, one tile at a time; run
  * ./exercises/scan_blocks -kernel=2 -walk=lane -n=1000003 until it passes. Then TODO(step 4b), lookback(): the
  * same walk with the whole warp, 32 tiles per round; run without -walk. Until a walk is written every tile after

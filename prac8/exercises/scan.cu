@@ -1,7 +1,7 @@
 /*
  * exercises/scan.cu -- the starting file of practical 8, steps 1 and 2: scan.cu with the scans cut out.
- * Fill in the two TODOs; until then the GPU's output is the poisoned buffer or the input itself, and the
- * program ends RESULT: FAIL (exercise not done: ...). The finished version is ../scan.cu.
+ * Fill in the two TODOs; until then the run ends RESULT: FAIL (exercise not done: ...): without step 1 the output
+ * is the input shifted by one place, without step 2 (-shfl) each warp's offset alone. The finished one: ../scan.cu.
  *
  * scan.cu -- practical 8, steps 1 and 2: an exclusive scan (prefix sum) of up to 1024 floats in one
  * thread block.
@@ -16,7 +16,7 @@
  *
  * The input is whole numbers 0..1000, so every partial sum is an exact float and the GPU must agree with
  * the gold bit for bit: `rms scan error  = 0.000000`.
- * In prac8/, `make exercises` builds it as exercises/scan; by hand, from prac8/:
+ * In prac8/, `make exercises/scan` builds it; by hand, from prac8/:
  *   nvcc -O3 -arch=native -DEXERCISE -I../common -I. exercises/scan.cu prac8_gold.c -o exercises/scan
  */
 #define COURSE_STEPS "practical 8, workbook steps 1-2 (course step (1); -shfl is step (3) of the course's 2023 list)"
@@ -141,7 +141,7 @@ int main(int argc, char **argv) {
   printf("rms scan error  = %f\n", st.rms_err);
   printf("%s: %d elements, %.3f ms (one launch, its start-up included)\n", shfl ? "scan_shfl" : "scan", num_elements,
          ms);
-  gold_report("scan", &st);
+  gold_report(shfl ? "scan_shfl" : "scan", &st);
 
   // cleanup memory
   free(h_data);
