@@ -50,10 +50,13 @@ static inline int mc_inside(double s1, double s2) { return fabs(s1 - 1.0) < 0.1 
 /*
  * How far from an edge |S - 1| = 0.1 the GPU's float S can land on the other side of it.
  * Per step the GPU rounds con1 to float (relative error <= u = 2^-24), rounds the fma con1 + con2*y (<= u)
- * and the product with S (<= u); con2, alpha and the float y2 add about u*|con2*y| < 0.05u. So after N steps
- * |S_float/S_double - 1| <= 3.05*N*u (to first order), and near an edge S <= 1.1, which gives 3.4*N*u;
- * the GPU's comparison with 0.1f instead of 0.1 moves the edge by 1.5e-9 = 0.025u more. We take 5*N*u + u:
- * a bound, not an estimate (the errors are random, and typical ones are ~sqrt(N)*u).
+ * and the product with S (<= u). Smaller roundings enter times |con2*y| < 0.05 (N >= 100, |y| < 5): con2's,
+ * and for S2 alpha's, alpha*z2's and y2's, up to 0.2u together; and as the factor can be 0.95, con1's counts
+ * up to 1.05u against it. So after N steps |S_float/S_double - 1| <= 3.25*N*u (to first order), and near an
+ * edge S <= 1.1, which gives 3.6*N*u; the GPU's comparison with 0.1f instead of 0.1 moves the edge by
+ * 1.5e-9 = 0.025u more. We take 5*N*u + u: its 1.4*N*u margin covers the second-order terms and the ~1100 of
+ * 1.92e9 y's beyond |5| (at most ~0.1u more each). A bound, not an estimate (the errors are random, and
+ * typical ones are ~sqrt(N)*u).
  */
 double pathcalc_edge_width(int N) { return (5.0 * N + 1.0) * ldexp(1.0, -24); }
 

@@ -8,9 +8,11 @@
  * CPU's, and method 2b, which is checked against the sum of those partial sums, fails with them. quad(z) is the program's, above the place this file is included.
  */
 
-// 1. thread tid takes z[tid], z[tid + nthreads], ...: at each step a warp reads 32 consecutive floats
+// 1. thread tid takes z[tid], z[tid + nthreads], ...: at each step a warp reads 32 consecutive floats.
+// nthreads = gridDim.x * blockDim.x, every thread of the grid (a grid-stride loop: the grid strides
+// through d_z, however long n is), and tid = threadIdx.x + blockDim.x * blockIdx.x as in practical 1.
 __global__ void sum_thread(const float *d_z, long long n, float *d_part) {
-  // TODO(step 5): add up quad() of this thread's share of d_z (the line above says which elements) in a
+  // TODO(step 5): add up quad() of this thread's share of d_z (the lines above say which elements) in a
   // float held in a register, in increasing order of index, as the gold does, then store the one partial
   // sum in d_part at this thread's place in the grid. Every thread stores its sum, 0 if it has no terms: an
   // early return leaves NaN there (try -n=7). n may pass 2^31: keep indices in long long.
