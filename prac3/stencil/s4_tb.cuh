@@ -32,8 +32,8 @@
  * REPEAT%T sweeps. -bench times one pass of T sweeps and prints the time per sweep and the "effective" %
  * of the copy: 8 bytes per point per sweep over the time per sweep (more than 100 % is the point). -sweep times a
  * table of blocks and k chunks at the given T (the % column is the effective one) and runs with the fastest.
- * docs/notes/prac3.md ("Step 10: every T on both GPUs") says why this layout (four columns per thread, shuffles
- * in i) and not one column per thread
+ * docs/notes/prac3.md ("Step 10: how the temporal-blocking kernel got there") says why this layout (four columns
+ * per thread, shuffles in i) and not one column per thread.
  * The host side (the kernel for each T and block height, the launch, the runner's calls) is in
  * stencil/s4_tb_host.cuh, included at the end.
  */
