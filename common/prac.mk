@@ -205,13 +205,14 @@ $(OBJDIR)/%.c.o: %.c $(MAKEFILE_DEPS) $(FLAGS_STAMP)
 # ---- running ---------------------------------------------------------------------------------------
 RUN_CHECKS := $(COMMON_DIR)/run_checks.sh
 
-check: $(PROGS)
+# the runs files check the starting files too (their expect=FAIL lines): build them with the programs
+check: $(PROGS) $(EXERCISE_PROGS)
 	@$(RUN_CHECKS) check runs
 
 bench: $(PROGS)
 	@$(RUN_CHECKS) bench runs
 
-sanitize: $(PROGS)
+sanitize: $(PROGS) $(EXERCISE_PROGS)
 	@$(RUN_CHECKS) sanitize runs
 
 profile: $(PROGS)
