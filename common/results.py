@@ -60,7 +60,7 @@ def measured(k):
     """A measurement (or a figure derived from one), not part of what identifies a row."""
     return (k in CORE or k in TUNED or k == "l2_resident" or k.startswith("GBps") or re.match(r"(ms|pct|x|speedup|goal)_", k) is not None
             or re.search(r"(GBps|_per_s|_eff|_err|_over_.*|_ms)$", k) is not None or k in ("TFLOPs", "Gops", "resid")
-            or k in PER_GPU or k in BOUNDS or k in ("sms", "limit"))
+            or k in PER_GPU or k in BOUNDS or k == "sms")
 
 
 def shown(k):

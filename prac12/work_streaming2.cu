@@ -130,8 +130,10 @@ static double timed_run(ws2_t *w, int v, double *course_ms, double *last_ms) {
   checkCudaErrors(cudaEventRecord(w->stop, 0));
   checkCudaErrors(cudaEventSynchronize(w->stop));
   *course_ms = ms_since(w->start, w->course_stop), *last_ms = 0.0;
-  for (int j = 0; j < w->nstreams; j++)
-    if (ms_since(w->start, w->done[j]) > *last_ms) *last_ms = ms_since(w->start, w->done[j]);
+  for (int j = 0; j < w->nstreams; j++) {
+    double end = ms_since(w->start, w->done[j]);
+    if (end > *last_ms) *last_ms = end;
+  }
   return ms_since(w->start, w->stop);
 }
 

@@ -16,6 +16,7 @@ extern "C" {
 
 /* The unit roundoff of each format: half the distance from 1 to the next number (round to nearest). */
 #define U_FP32 (1.0 / 16777216.0) /* 2^-24: 23 stored mantissa bits */
+#define U_FP64 (1.0 / 9007199254740992.0) /* 2^-53: the double reference's unit roundoff */
 #define U_TF32 (1.0 / 2048.0)     /* 2^-11: 10 mantissa bits, as FP16 */
 #define U_FP16 (1.0 / 2048.0)     /* 2^-11 */
 #define U_BF16 (1.0 / 256.0)      /* 2^-8: 7 mantissa bits */

@@ -31,9 +31,6 @@
 
 #include "../prac5_gold.h"
 
-#ifndef U_FP64
-#define U_FP64 (1.0 / 9007199254740992.0) // 2^-53
-#endif
 #ifdef __CUDACC__
 #define HGEMM_HD __host__ __device__ // kernel 1 asks hgemm_tile_direct on the device
 #else

@@ -25,8 +25,9 @@
  */
 #include <math.h>
 
+#include "../prac5_gold.h" // U_FP32, U_FP64, gamma_k
+
 #define SGEMM_LAMBDA 10.0           // lambda of the probable bound (above)
-#define U_FP64 (1.0 / 9007199254740992.0) // 2^-53
 
 // tau of the bound above, for K terms: every element of C must satisfy |C - C64| <= tau s64
 static double sgemm_bound_factor(int K) {
