@@ -141,7 +141,7 @@ int main(int argc, char **argv) {
       {"offset", ARG_INT, &offset, 0, 255, "bytes each input starts past a 256-byte boundary"},
       {"out_offset", ARG_INT, &out_offset, 0, 255, "bytes the output starts past a 256-byte boundary"},
       {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "0 cudaMemcpy2D, 1 / and %, 2 fastdiv, 3 one launch, 16 bytes"},
-      {"expect_path", ARG_WORD, &expect_path, 0, 0, "vector, tiled or scalar: FAIL if kernel 3 takes another"},
+      {"expect_path", ARG_WORD, &expect_path, 0, 0, "vector, tiled, scalar, by_input or by_row: FAIL if not taken"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel and a copy, print the table and BENCH lines"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
@@ -151,9 +151,11 @@ int main(int argc, char **argv) {
   if (!elem) args_fail("-type=%s: float, half or int8", type);
   if (offset % elem || out_offset % elem)
     args_fail("-offset=%d -out_offset=%d: a %s pointer must be a multiple of %d bytes", offset, out_offset, type, elem);
-  int expect = strcmp(expect_path, "any") != 0;
-  if (expect && strcmp(expect_path, "vector") && strcmp(expect_path, "tiled") && strcmp(expect_path, "scalar"))
-    args_fail("-expect_path=%s: vector, tiled or scalar", expect_path);
+  char word[64]; // " word ": one of the five, whole
+  int expect = strcmp(expect_path, "any") != 0 && snprintf(word, sizeof(word), " %s ", expect_path) > 0;
+  if (expect && !strstr(" vector tiled scalar by_input by_row ", word))
+    args_fail("-expect_path=%s: vector, tiled, scalar, by_input or by_row (a vector or scalar path's grid)",
+              expect_path);
   if (expect && kernel != 3 && !bench) args_fail("-expect_path is kernel 3's, and this run has no kernel 3");
   size_t dims[4], split[CAT_MAX_INPUTS];
   int rank, nsplit = 0, general = strcmp(dims_word, "none") != 0;
@@ -247,8 +249,10 @@ int main(int argc, char **argv) {
   int ok = 1;
   if (kernel == 3 || bench) {
     printf("kernel 3 path: %s (%s)\n", cat_path_names[path], why);
-    if (expect && strcmp(expect_path, cat_path_names[path]))
-      return result_fail("kernel 3 took the %s path; the line expected %s", cat_path_names[path], expect_path);
+    const char *grid = path == CAT_TILED ? "" : vector_by_input ? "by_input" : "by_row";
+    if (expect && strcmp(expect_path, cat_path_names[path]) && strcmp(expect_path, grid))
+      return result_fail("kernel 3 took the %s path%s%s; the line expected %s", cat_path_names[path],
+                         *grid ? ", " : "", grid, expect_path);
   }
   if (!bench) {
     ok = check_step(kernel, &c, 1);
@@ -259,10 +263,8 @@ int main(int argc, char **argv) {
     const char *names[NSTEPS];
     for (int k = 0; k < NSTEPS; k++) names[k] = steps[k].name;
     char header[192];
-    snprintf(
-        header, sizeof(header),
-        "\n%s, %.1f MB moved; copy %.1f GB/s, peak %.1f GB/s\n  kernel          ms      GB/s   %% copy  x memcpy2D",
-        shape, traffic * 1e-6, ref.copy_GBps, ref.peak_GBps);
+    snprintf(header, sizeof(header), "\n%s, %.1f MB moved; copy %.1f GB/s, peak %.1f GB/s\n%s", shape, traffic * 1e-6,
+             ref.copy_GBps, ref.peak_GBps, "  kernel          ms      GB/s   % copy  x memcpy2D");
     ladder L;
     memset(&L, 0, sizeof(L));
     L.nsteps = NSTEPS; // the kernels, their names, and the calls

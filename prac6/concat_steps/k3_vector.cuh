@@ -5,8 +5,11 @@
  * (cat_params, by value): 24 bytes per input, 1.6 KB for 64, under the 4 KB every toolkit and GPU allows (CUDA
  * 12.1 raised it to 32764 bytes on Volta and newer: not needed). Past some 160 inputs a framework splits the
  * launch or keeps the table in global memory. Three paths, chosen on the host (vector_setup says which, why):
- *  vector  a thread per 16-byte output chunk (four per thread, a block apart, loads first): its row and place
- *          by fastdiv, its input by a binary search of the run starts, one 16-byte load and store.
+ *  vector  a 16-byte unit per load and store, by one of two grids (cat_by_input chooses):
+ *          by input  (PyTorch's shape) blockIdx.y the input, a thread per unit of it in its order, placed in the
+ *                    output by a fastdiv by its run: no table, no search; when the runs are near-equal
+ *          by row    a thread per output unit (four per thread, a block apart, loads first): its row and place
+ *                    by fastdiv, its input by a binary search of the run starts; when they are not
  *  tiled   short rows with a run under a 128-byte line or no multiple of 16 (NHWC with many inputs): a block
  *          stages T output rows in shared memory (k3_tiles.cuh), 16 bytes per load and per store.
  *  scalar  otherwise: the vector path's kernel with A-byte units, A the widest that every run and pointer allows.
@@ -88,6 +91,24 @@ __global__ void __launch_bounds__(CAT_BLOCK) cat_rows(const __grid_constant__ ca
   }
 }
 
+// by input: a row of the grid per input, sized for the longest (blocks past a shorter input's end return at
+// once), so a grid of K x the longest run x rows units: near the output's size when the runs are near-equal (a
+// framework's usual split), up to K times it when one input is long and the rest short: then the by-row kernel.
+// Against the by-row kernel at 256 MB on two H100s: float and half at K = 8 and 64 0 to 2.3 % faster, int8 at
+// K = 64 0 to 1.5 % slower, K = 2 within 0.6 % (docs/notes/prac6.md); of the four block shapes tried, 128
+// threads with one unit each was the best
+#define CAT_Y_BLOCK 128
+#define CAT_BY_INPUT_SLACK 4 // by input when K x the longest run <= (1 + 1/4) x a row: at most a fifth of the grid idle
+template <typename U>
+__global__ void __launch_bounds__(CAT_Y_BLOCK) cat_inputs(const __grid_constant__ cat_params p) {
+  const unsigned k = blockIdx.y, run = p.start[k + 1] - p.start[k]; // the same for the whole block
+  const unsigned long long i = (unsigned long long)blockIdx.x * CAT_Y_BLOCK + threadIdx.x;
+  if (i >= (unsigned long long)p.rows * run) return; // past input k's end: its rows x its run
+  U v = __ldg((const U *)p.in[k] + i);
+  unsigned o = fastdiv_div((unsigned)i, p.run_div[k]), c = (unsigned)i - o * run; // row o, place c in its run
+  ((U *)p.out)[(size_t)o * p.row + p.start[k] + c] = v;
+}
+
 #include "k3_tiles.cuh"
 
 typedef enum { CAT_VECTOR, CAT_TILED, CAT_SCALAR } cat_path;
@@ -97,6 +118,7 @@ static const char *const cat_path_names[] = {"vector", "tiled", "scalar"};
 static cat_params vector_params;
 static cat_path vector_path;
 static unsigned vector_blocks, vector_bytes; // tiled: the piece G; vector, scalar: the bytes a thread moves at once
+static bool vector_by_input;                 // vector, scalar: cat_inputs (a grid row per input), else cat_rows
 
 static cat_path vector_setup(const cat_problem *P, int sms, char *why, size_t len) {
   cat_params &p = vector_params;
@@ -147,7 +169,20 @@ static cat_path vector_setup(const cat_problem *P, int sms, char *why, size_t le
     p.row = (unsigned)(row / vector_bytes);
     p.row_div = fastdiv_make(p.row);
     p.units = P->total * P->elem / vector_bytes;
-    vector_blocks = (unsigned)ceil_div(p.units, CAT_BLOCK * CAT_UNROLL);
+    unsigned most = 0; // the longest run, in units
+    for (int k = 0; k < P->K; k++) most = p.start[k + 1] - p.start[k] > most ? p.start[k + 1] - p.start[k] : most;
+    vector_by_input = (unsigned long long)P->K * most * CAT_BY_INPUT_SLACK <= p.row * (CAT_BY_INPUT_SLACK + 1ull);
+    if (vector_by_input) {
+      for (int k = 0; k < P->K; k++) p.run_div[k] = fastdiv_make(p.start[k + 1] - p.start[k]); // runs >= 1 unit
+      p.rows = (unsigned)P->rows;
+      vector_blocks = (unsigned)ceil_div((unsigned long long)P->rows * most, CAT_Y_BLOCK);
+    } else {
+      vector_blocks = (unsigned)ceil_div(p.units, CAT_BLOCK * CAT_UNROLL);
+    }
+    size_t k = strlen(why);
+    snprintf(why + k, len - k, vector_by_input ? "; by input (K x the longest run %.2f x a row)"
+                                               : "; by row (K x the longest run %.2f x a row: too uneven for by input)",
+             (double)P->K * most / p.row);
   }
   return vector_path;
 }
@@ -155,7 +190,10 @@ static cat_path vector_setup(const cat_problem *P, int sms, char *why, size_t le
 // the instances: cat_rows for 1, 2, 4, 8 and 16 bytes per unit, cat_tiles for pieces of 1 to 16 bytes
 template <typename U>
 static void rows_launch() {
-  cat_rows<U><<<vector_blocks, CAT_BLOCK>>>(vector_params);
+  if (vector_by_input)
+    cat_inputs<U><<<dim3(vector_blocks, vector_params.K), CAT_Y_BLOCK>>>(vector_params);
+  else
+    cat_rows<U><<<vector_blocks, CAT_BLOCK>>>(vector_params);
 }
 template <int G>
 static void tiles_launch() {
