@@ -3,7 +3,8 @@
 # launches each at the default 512^3 grid (extra arguments go to every program, e.g. -nx=256).
 #
 # For each kernel it sums, over its 10 launches, the counters the course asks about:
-#   fp32 instructions     smsp__sass_thread_inst_executed_op_fp32_pred_on   (FADD, FMUL, FFMA; per thread)
+#   fp32 instructions     smsp__sass_thread_inst_executed_op_fp32_pred_on   (per thread: FADD, FMUL, FFMA
+#                         and other fp32 instructions, such as FSEL: a select, no flop)
 #   flop_count_sp         FADD + FMUL + 2 x FFMA, the old nvprof metric the course names
 #   integer instructions  smsp__sass_thread_inst_executed_op_integer_pred_on (index arithmetic; per thread)
 #   DRAM bytes            dram__bytes_read + dram__bytes_write, and their rate over the kernels' time
