@@ -42,8 +42,9 @@ template <typename T>
 __device__ T lookback(unsigned long long *status, int tile, unsigned epoch, int lane, int *error) {
   // TODO(step 4b): return the sum of every tile before `tile`, looking back 32 tiles at a time: lane l reads
   // the status word of tile idx = pred - l for pred = tile - 1, tile - 33, ... (idx < 0: count it as FLAG_P
-  // with value 0) and waits for it as in step 4a. Then __ballot_sync finds the nearest P (the lowest lane
-  // with FLAG_P); the lanes up to and including it (all 32 if none) add their values (a __shfl_xor_sync
+  // with value 0) and waits for it as in step 4a. Then m = __ballot_sync(FULL_MASK, its flag is FLAG_P) has
+  // bit l set where lane l saw a P; the nearest P is the lowest such lane, __ffs(m) - 1 (__ffs counts from 1;
+  // m == 0: no P). The lanes up to and including it (all 32 if none) add their values (a __shfl_xor_sync
   // reduction); stop if there was a P, else go 32 tiles further back. Every lane must reach the ballot, and
   // every lane must join each shuffle of the reduction: a lane past the nearest P joins it with 0.
   (void)status, (void)tile, (void)epoch, (void)lane, (void)error;
