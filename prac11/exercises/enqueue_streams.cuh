@@ -4,8 +4,9 @@
  * streams[g]: sweep(&grids[g], stream) launches one sweep of grid g in that stream and swaps the grid's u1 and u2.
  * The starting version is the serial way in disguise: every sweep in streams[0], one grid after another. Its
  * results are right (one stream keeps every grid's sweeps in order), but no two grids can run at once, and
- * ./exercises/many_laplace ends RESULT: FAIL (exercise not done: the streams way put the 64 grids' sweeps in 1
- * stream, not a stream each; ...).
+ *   make exercises && ./exercises/many_laplace
+ * (make rebuilds it after each edit) ends RESULT: FAIL (exercise not done: the streams way put the 64 grids'
+ * sweeps in 1 stream, not a stream each; ...).
  */
 static void enqueue_streams(lap_grid *grids, int ngrids, int iter, const cudaStream_t *streams) {
   // TODO(step 3): a stream for each grid, so that different grids' sweeps can run side by side while each grid's

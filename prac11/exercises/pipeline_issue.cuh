@@ -11,10 +11,12 @@
  * p->comp_done[b] and p->out_done[b].
  * The starting version queues everything in one stream. Its results are right (a stream runs its work in order),
  * but nothing overlaps: the copy-in of chunk n+1 waits for the kernel of chunk n. pipeline.cu checks your schedule
- * by the rules of streams and events (pipeline.cuh, pipe_schedule), not by its time, and ./exercises/pipeline ends
- * RESULT: FAIL (exercise not done: the copy-in of chunk 1 waits for the kernel of chunk 0, ...) until at each
- * step the copy-in of chunk n+1, the kernel of chunk n and the copy-out of chunk n-1 are free to run at once. A
- * schedule that lets a stage run before its input is ready fails as a race, naming the pair.
+ * by the rules of streams and events (pipeline.cuh, pipe_schedule), not by its time, and
+ *   make exercises && ./exercises/pipeline
+ * (make rebuilds it after each edit) ends RESULT: FAIL (exercise not done: the copy-in of chunk 1 waits for the
+ * kernel of chunk 0, ...) until at each step the copy-in of chunk n+1, the kernel of chunk n and the copy-out of
+ * chunk n-1 are free to run at once. A schedule that lets a stage run before its input is ready fails as a race,
+ * naming the pair.
  */
 static void issue_chunk(pipe_t *p, int n) {
   // TODO(step 4): each stage in its own stream: copy-in in p->s_in, kernel in p->s_comp, copy-out in p->s_out.
