@@ -94,9 +94,9 @@ __global__ void __launch_bounds__(CAT_BLOCK) cat_rows(const __grid_constant__ ca
 // by input: a row of the grid per input, sized for the longest (blocks past a shorter input's end return at
 // once), so a grid of K x the longest run x rows units: near the output's size when the runs are near-equal (a
 // framework's usual split), up to K times it when one input is long and the rest short: then the by-row kernel.
-// Against the by-row kernel at 256 MB on two H100s: float and half at K = 8 and 64 0 to 2.3 % faster, int8 at
-// K = 64 0 to 1.5 % slower, K = 2 within 0.6 % (docs/notes/prac6.md); of the four block shapes tried, 128
-// threads with one unit each was the best
+// Against the by-row kernel at 256 MB on two H100s: float and half at K = 8 and 64 0 to 2.5 % faster, int8 at
+// K = 64 0 to 1.5 % slower, K = 2 within 0.6 % (docs/notes/prac6.md); four block shapes tried, all within about
+// 1 % of each other: PyTorch's, 128 threads with one unit each, kept
 #define CAT_Y_BLOCK 128
 #define CAT_BY_INPUT_SLACK 4 // by input when K x the longest run <= (1 + 1/4) x a row: at most a fifth of the grid idle
 template <typename U>
