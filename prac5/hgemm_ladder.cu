@@ -6,10 +6,12 @@
  *   -kernel=1  WMMA: one warp per 16 x 16 tile, A and B from global      hgemm/k1_wmma.cuh
  *   -kernel=2  shared-memory tiles by cp.async, double buffered; bank     hgemm/k2_smem.cuh
  *              conflicts with -smem=plain, none with -smem=pad (the default)
- *   to come:   -kernel=3  mma.sync with ldmatrix and an XOR-swizzled tile, a 64 x 64 warp tile
- *              -kernel=4  Hopper: wgmma on a warpgroup, TMA, mbarriers, a producer warp (SKIP before 9.0)
- * The tensor cores multiply FP16 from compute capability 7.0 and BF16 from 8.0: -type=bf16 SKIPs, with its
- * reason, where this binary's code for the GPU (or the GPU) is older than 8.0.
+ *   -kernel=3  mma.sync and ldmatrix by inline PTX: register fragments,  hgemm/k3_mma.cuh
+ *              a 64 x 64 warp tile, XOR-swizzled tiles, 3 stages (the default from 8.0 on)
+ *   to come:   -kernel=4  Hopper: wgmma on a warpgroup, TMA, mbarriers, a producer warp (SKIP before 9.0)
+ * The tensor cores multiply FP16 from compute capability 7.0 and BF16 from 8.0, and kernel 3's m16n8k16 needs 8.0
+ * in either type: -type=bf16 and -kernel=3 SKIP, with their reason, where this binary's code for the GPU (or the
+ * GPU) is older than 8.0; there the default is kernel 2, and -bench leaves kernel 3 out.
  *
  * The oracle, for every kernel, cuBLAS included: every element of C against C64, the product in double on the
  * device (sgemm/reference.cuh: cublasDgemm on A and B widened exactly), within tau s, s = |A| |B|, where
@@ -51,16 +53,19 @@
 #include "exercises/h1_wmma.cuh"
 #endif
 #include "hgemm/k2_smem.cuh"
+#include "hgemm/k3_mma.cuh"
 
-// the kernel run without -kernel: the fastest; the starting file makes it the kernel left to write
+// the kernel run without -kernel: the fastest (kernel 2 where this build or GPU cannot run kernel 3); the
+// starting file makes it the kernel left to write
 #ifndef HGEMM_DEFAULT_KERNEL
-#define HGEMM_DEFAULT_KERNEL 2
+#define HGEMM_DEFAULT_KERNEL 3
 #endif
 
 static const hgemm_step steps[] = {
     {"cublas", {run_cublas<__half>, run_cublas<__nv_bfloat16>}},
     {"wmma", {run_wmma<__half>, run_wmma<__nv_bfloat16>}},
     {"smem", {run_smem<__half>, run_smem<__nv_bfloat16>}},
+    {"mma", {run_mma<__half>, run_mma<__nv_bfloat16>}},
 };
 #define NSTEPS ((int)(sizeof(steps) / sizeof(steps[0])))
 
@@ -102,7 +107,8 @@ int main(int argc, char **argv) {
       {"M", ARG_INT, &M, 1, 1 << 20, "rows of A and C"},
       {"N", ARG_INT, &N, 1, 1 << 20, "columns of B and C"},
       {"K", ARG_INT, &K, 1, 1 << 20, "columns of A, rows of B (the length of each dot product)"},
-      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1, "the kernel: 0 cuBLAS, 1 WMMA, 2 shared-memory tiles"},
+      {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1,
+       "the kernel: 0 cuBLAS, 1 WMMA, 2 shared-memory tiles, 3 mma.sync and ldmatrix (8.0 on)"},
       {"type", ARG_WORD, &type_word, 0, 0, "fp16 (the default) or bf16: the inputs' type"},
       {"smem", ARG_WORD, &smem_word, 0, 0, "kernel 2's tile layout: pad (the default, conflict-free) or plain"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel, print the table and BENCH lines"},
@@ -118,7 +124,7 @@ int main(int argc, char **argv) {
   else if (type_word && strcmp(type_word, "fp16")) args_fail("-type=%s: the types are fp16 and bf16", type_word);
   if (smem_word && !strcmp(smem_word, "xor"))
     args_fail("-smem=xor: load_matrix_sync reads a fragment at one row stride for the whole warp, and a swizzled "
-              "tile has none (hgemm/k2_smem.cuh); the swizzle comes with ldmatrix, step 3");
+              "tile has none (hgemm/k2_smem.cuh); kernel 3 reads its swizzled tiles with ldmatrix");
   if (!hgemm_smem_parse(smem_word, &s2_layout)) args_fail("-smem=%s: the layouts are pad and plain", smem_word);
   if (fault && strcmp(fault, "tile")) args_fail("-fault=%s: the one fault is tile", fault);
   if (fault && bench) args_fail("-fault is for one kernel's check, not -bench");
@@ -129,6 +135,16 @@ int main(int argc, char **argv) {
   // BF16 fragments: decided by the code this binary holds for this GPU and by the GPU (helper_cuda.h)
   if (bf16 && !kernel_can_run(hgemm_wmma<__nv_bfloat16>, dev, 80, "BF16 tensor cores", why, sizeof(why)))
     return result_skip("-type=bf16 %s", why);
+  // kernel 3 (mma.sync m16n8k16, 8.0 on): asked the same way; without it the default is kernel 2
+  char why3[256];
+  int has_mma = kernel_can_run(hgemm_mma<__half, true>, dev, 80, "mma.sync m16n8k16", why3, sizeof(why3));
+  int nsteps = has_mma ? NSTEPS : 3;
+  if (kernel == 3 && !has_mma) {
+    if (args_given(argc, argv, "kernel")) return result_skip("-kernel=3 %s", why3);
+    printf("kernel 3, the default, %s; kernel 2 runs instead\n", why3);
+    kernel = 2;
+  }
+  if (bench && !has_mma) printf("kernel 3 is left out of the table: it %s\n", why3);
   hgemm_memory_check(M, N, K, user_sized);
   if (reference_too_long(dev, M, N, K))
     return result_skip("this GPU has a display watchdog, and the FP64 reference of a %d x %d x %d product may "
@@ -143,6 +159,11 @@ int main(int argc, char **argv) {
            s2_layout == HGEMM_SMEM_PAD ? "pad" : "plain", hgemm_smem_ld(s2_layout, S2_BK),
            hgemm_smem_ld(s2_layout, S2_BN), hgemm_smem_ways(hgemm_smem_ld(s2_layout, S2_BK)),
            hgemm_smem_ways(hgemm_smem_ld(s2_layout, S2_BN)));
+  if ((kernel == 3 || bench) && has_mma)
+    printf("kernel 3's tiles: 16-byte chunks XOR-swizzled, rows of A's tile %d chunks, of B's %d (ldmatrix's 8 rows "
+           "a phase: %d-way and %d-way bank conflicts; unswizzled %d-way and %d-way)\n",
+           H3_ACPR, H3_BCPR, hgemm_ldmatrix_ways(0, 0, H3_ACPR, 1), hgemm_ldmatrix_ways(0, 0, H3_BCPR, 1),
+           hgemm_ldmatrix_ways(0, 0, H3_ACPR, 0), hgemm_ldmatrix_ways(0, 0, H3_BCPR, 0));
   // cuBLAS first, against the reference like every other kernel
   int ok = hgemm_check(0, &steps[0], &p, !bench && kernel == 0 && !fault ? 1 : 0) && p.ref_ok;
   if (!bench) {
@@ -157,14 +178,14 @@ int main(int argc, char **argv) {
   } else {
     bench_ctx b = {&p, ok, 2.0 * M * N * K};
     const char *names[NSTEPS];
-    for (int k = 0; k < NSTEPS; k++) names[k] = steps[k].name;
+    for (int k = 0; k < nsteps; k++) names[k] = steps[k].name;
     char header[200], size[64];
     snprintf(header, sizeof(header),
              "\n%d x %d x %d, %s in, FP32 sums and C (cuBLAS: cublasGemmEx, CUBLAS_COMPUTE_32F)\n"
              "  kernel       ms   TFLOP/s   %% of cuBLAS",
              M, N, K, bf16 ? "BF16" : "FP16");
     snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
-    ladder L = {NSTEPS, names, NULL, 7, &b, bench_check, bench_run, bench_recheck, 2, reps, NULL, // steps
+    ladder L = {nsteps, names, NULL, 7, &b, bench_check, bench_run, bench_recheck, 2, reps, NULL, // steps
                 header, "cuBLAS", 0.0, b.flops, NULL, 0, // table: TFLOP/s, % of cuBLAS
                 "5", size, bench_keys, NULL};           // BENCH lines
     double ms[NSTEPS];

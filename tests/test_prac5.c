@@ -148,6 +148,33 @@ TEST(hgemm_smem_layouts) {
   CHECK(hgemm_smem_ways(16) == 2 && hgemm_smem_ways(24) == 1); /* 32 bytes a row: 2-way; 48: none */
 }
 
+/* kernel 3's XOR swizzle: a permutation of each row's chunks, the same every 8 rows (the kernel computes a lane's
+ * ldmatrix offset once), and conflict-free for every ldmatrix phase (8 rows from a multiple of 8, one chunk) and
+ * every cp.async phase (8 lanes, 8 consecutive chunks of the tile), for A's rows of 4 chunks and B's of 16 */
+TEST(hgemm_swizzle_conflict_free) {
+  int cprs[4] = {2, 4, 8, 16}, ok = 1;
+  for (int w = 0; w < 4; w++) {
+    int cpr = cprs[w];
+    for (int r = 0; r < 128; r++) {
+      int seen[16] = {0};
+      for (int c = 0; c < cpr; c++) {
+        int p = hgemm_swizzle(r, c, cpr);
+        ok = ok && p >= 0 && p < cpr && !seen[p]++ && p == hgemm_swizzle(r % 8, c, cpr);
+      }
+    }
+    for (int r0 = 0; r0 < 128; r0 += 8)
+      for (int c = 0; c < cpr; c++) ok = ok && hgemm_ldmatrix_ways(r0, c, cpr, 1) == 1;
+    for (int q0 = 0; q0 < 128 * cpr; q0 += 8) { /* 8 lanes' copies: chunks q0 .. q0 + 7, row q / cpr */
+      int count[8] = {0};
+      for (int q = q0; q < q0 + 8; q++) ok = ok && ++count[hgemm_chunk_group(q / cpr, q % cpr, cpr, 1)] == 1;
+    }
+  }
+  CHECK(ok);
+  CHECK(hgemm_ldmatrix_ways(0, 0, 4, 0) == 4 && hgemm_ldmatrix_ways(8, 3, 16, 0) == 8); /* unswizzled */
+  CHECK(hgemm_swizzle(1, 0, 4) == 0 && hgemm_swizzle(2, 0, 4) == 1 && hgemm_swizzle(7, 1, 4) == 2);
+  CHECK(hgemm_swizzle(3, 9, 16) == 10 && hgemm_chunk_group(3, 9, 16, 1) == 2);
+}
+
 int main(void) {
   RUN(gemm_2x2_by_hand);
   RUN(gemm_alpha_beta_signs);
@@ -163,5 +190,6 @@ int main(void) {
   RUN(hgemm_draw_signs_and_range);
   RUN(hgemm_edge_path);
   RUN(hgemm_smem_layouts);
+  RUN(hgemm_swizzle_conflict_free);
   return test_summary();
 }

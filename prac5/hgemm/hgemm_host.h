@@ -1,7 +1,7 @@
 /*
  * hgemm/hgemm_host.h -- the host-side arithmetic of hgemm_ladder.cu, in plain C so that tests/test_prac5.c
  * checks it without a GPU: the bound every element of C is judged by, the inputs' draw, which tiles of kernel 1
- * take the edge path, and the shared-memory layouts of kernel 2 (-smem=).
+ * take the edge path, the shared-memory layouts of kernel 2 (-smem=) and kernel 3's XOR swizzle.
  *
  * The bound (BLAS's names, as sgemm/: C[m][n] = sum_k A[m][k] B[k][n], K terms; s[m][n] = sum_k |A[m][k]||B[k][n]|):
  *  - the inputs are exact: each is a half (or bfloat16), widened exactly to float and to double;
@@ -75,7 +75,7 @@ static inline long long hgemm_edge_tiles(int M, int N, int K) {
 // kernel 2's shared-memory layouts (-smem=): PLAIN rows as in memory, PAD each row 8 halves (16 bytes) longer.
 // The default is the best of them, PAD. An XOR swizzle is refused: load_matrix_sync reads a fragment at one
 // pointer and one row stride for the whole warp, and a swizzled tile's rows are not at one stride
-// (hgemm/k2_smem.cuh); it needs a row address per lane, ldmatrix, which step 3 brings.
+// (hgemm/k2_smem.cuh); it needs a row address per lane, ldmatrix: kernel 3 (hgemm/k3_mma.cuh).
 enum { HGEMM_SMEM_PLAIN = 0, HGEMM_SMEM_PAD = 1, HGEMM_SMEM_DEFAULT = HGEMM_SMEM_PAD };
 static inline int hgemm_smem_parse(const char *word, int *layout) {
   if (!word) return *layout = HGEMM_SMEM_DEFAULT, 1;
@@ -93,6 +93,29 @@ static inline int hgemm_smem_ways(int ld) {
   int count[8] = {0}, worst = 0;
   for (int r = 0; r < 8; r++) {
     int group = hgemm_smem_bank(ld, r) / 4; // 16 bytes = 4 banks: groups 0 .. 7
+    if (++count[group] > worst) worst = count[group];
+  }
+  return worst;
+}
+
+// Kernel 3's XOR swizzle (hgemm/k3_mma.cuh explains it): a shared tile whose rows hold cpr chunks of 16 bytes
+// (8 halves; cpr a power of 2) keeps chunk c of row r at chunk hgemm_swizzle(r, c, cpr) of the same row. Rows of
+// 8 chunks or more (B's tile: 16) each start at bank 0, so the chunk is XORed with r mod 8; rows of fewer (A's
+// tile: 4, two rows a 128-byte line) share a line, so the chunk is XORed with the line's number, r cpr / 8, mod
+// cpr. Either way only the chunk's low bits change: a permutation of each row's chunks.
+HGEMM_HD static inline int hgemm_swizzle(int r, int c, int cpr) {
+  return cpr >= 8 ? c ^ (r % 8) : c ^ ((r * cpr / 8) % cpr);
+}
+// the 16-byte bank group (4 banks of 4 bytes; 0 .. 7) that holds chunk c of row r, swizzled or not
+static inline int hgemm_chunk_group(int r, int c, int cpr, int swizzled) {
+  return (r * cpr + (swizzled ? hgemm_swizzle(r, c, cpr) : c)) % 8;
+}
+// the ways of the worst bank conflict of one ldmatrix phase: rows r0 .. r0 + 7 of the tile, each 16 bytes at
+// chunk c (one 8 x 8 matrix). 1 is conflict-free: the 8 rows in 8 groups, all 32 banks once
+static inline int hgemm_ldmatrix_ways(int r0, int c, int cpr, int swizzled) {
+  int count[8] = {0}, worst = 0;
+  for (int r = r0; r < r0 + 8; r++) {
+    int group = hgemm_chunk_group(r, c, cpr, swizzled);
     if (++count[group] > worst) worst = count[group];
   }
   return worst;
