@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(32 * W1_WARPS)
       }
       // TODO(step 9): acc += a b, on the tensor cores
     }
-    // TODO(step 9): store acc in place in C if direct (ldm?), else into Cs[warp], 16 floats a row, for this copy:
+    // TODO(step 9): store acc in place in C if direct (ldm?), else into Cs[warp], 16 floats per row, for this copy:
     if (!direct) {
       __syncwarp();
       for (int i = lane; i < 16 * 16; i += 32)
