@@ -5,6 +5,8 @@
  * ./exercises/scan_blocks -kernel=2 -walk=lane -n=1000003 until it passes. Then TODO(step 4b), lookback(): the
  * same walk with the whole warp, 32 tiles per round; run without -walk. Until a walk is written every tile after
  * the first gets 0 for the sum of the tiles before it, and its run ends RESULT: FAIL (exercise not done: ...).
+ * The caller is step (d) of ../scans/scan_lookback.cuh: warp 0 walks after the tile's scan (lane 0 alone with
+ * -walk=lane); lane 0 publishes P = result + agg and hands the result to the block in s_tile_prefix.
  * The finished versions are in ../scans/s2_lookback.cuh.
  */
 #ifndef PRAC8_S2_LOOKBACK_CUH

@@ -67,8 +67,8 @@ __global__ void scan_shfl(float *g_odata, const float *g_idata) {
   unsigned mask = (active == 32) ? 0xffffffffu : (1u << active) - 1u;
   float incl = x;
   // TODO(step 2): the inclusive scan of x across the warp, in incl: 5 steps of __shfl_up_sync(mask, ...),
-  // each adding the value some lanes below where that lane exists. Warp 0's scan of the totals, below, is the
-  // same loop on the totals: write yours first, then compare (and see why `mask` suits both).
+  // each adding the value some lanes below where that lane exists. Step 2 is partly a reading: warp 0's scan of
+  // the totals, below, is this loop on the totals. Write yours before reading it, then compare (why `mask`?).
   if (lane == 31 || tid == blockDim.x - 1) warp_sum[warp] = incl;
   __syncthreads();
 
