@@ -8,10 +8,13 @@
  *              conflicts with -smem=plain, none with -smem=pad (the default)
  *   -kernel=3  mma.sync and ldmatrix by inline PTX: register fragments,  hgemm/k3_mma.cuh
  *              a 64 x 64 warp tile, XOR-swizzled tiles, 3 stages (the default from 8.0 on)
- *   to come:   -kernel=4  Hopper: wgmma on a warpgroup, TMA, mbarriers, a producer warp (SKIP before 9.0)
+ *   -kernel=4  Hopper (9.0, sm_90a code): wgmma on a warpgroup, tiles by   hgemm/k4_wgmma.cuh
+ *              TMA, mbarriers, 4 stages, a producer warpgroup and two consumers; where K or N is not a multiple
+ *              of 8 (rows TMA cannot read) kernel 3 runs instead, said in one line
  * The tensor cores multiply FP16 from compute capability 7.0 and BF16 from 8.0, and kernel 3's m16n8k16 needs 8.0
  * in either type: -type=bf16 and -kernel=3 SKIP, with their reason, where this binary's code for the GPU (or the
- * GPU) is older than 8.0; there the default is kernel 2, and -bench leaves kernel 3 out.
+ * GPU) is older than 8.0; there the default is kernel 2, and -bench leaves kernel 3 out. -kernel=4 SKIPs, and
+ * -bench leaves it out, unless the GPU is 9.0 and this binary holds sm_90a code for it.
  *
  * The oracle, for every kernel, cuBLAS included: every element of C against C64, the product in double on the
  * device (sgemm/reference.cuh: cublasDgemm on A and B widened exactly), within tau s, s = |A| |B|, where
@@ -54,6 +57,7 @@
 #endif
 #include "hgemm/k2_smem.cuh"
 #include "hgemm/k3_mma.cuh"
+#include "hgemm/k4_wgmma.cuh"
 
 // the kernel run without -kernel: the fastest (kernel 2 where this build or GPU cannot run kernel 3); the
 // starting file makes it the kernel left to write
@@ -66,6 +70,7 @@ static const hgemm_step steps[] = {
     {"wmma", {run_wmma<__half>, run_wmma<__nv_bfloat16>}},
     {"smem", {run_smem<__half>, run_smem<__nv_bfloat16>}},
     {"mma", {run_mma<__half>, run_mma<__nv_bfloat16>}},
+    {"wgmma", {run_wgmma<__half>, run_wgmma<__nv_bfloat16>}},
 };
 #define NSTEPS ((int)(sizeof(steps) / sizeof(steps[0])))
 
@@ -108,7 +113,8 @@ int main(int argc, char **argv) {
       {"N", ARG_INT, &N, 1, 1 << 20, "columns of B and C"},
       {"K", ARG_INT, &K, 1, 1 << 20, "columns of A, rows of B (the length of each dot product)"},
       {"kernel", ARG_INT, &kernel, 0, NSTEPS - 1,
-       "the kernel: 0 cuBLAS, 1 WMMA, 2 shared-memory tiles, 3 mma.sync and ldmatrix (8.0 on)"},
+       "the kernel: 0 cuBLAS, 1 WMMA, 2 shared-memory tiles, 3 mma.sync and ldmatrix (8.0 on), "
+       "4 wgmma and TMA (9.0)"},
       {"type", ARG_WORD, &type_word, 0, 0, "fp16 (the default) or bf16: the inputs' type"},
       {"smem", ARG_WORD, &smem_word, 0, 0, "kernel 2's tile layout: pad (the default, conflict-free) or plain"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel, print the table and BENCH lines"},
@@ -138,13 +144,25 @@ int main(int argc, char **argv) {
   // kernel 3 (mma.sync m16n8k16, 8.0 on): asked the same way; without it the default is kernel 2
   char why3[256];
   int has_mma = kernel_can_run(hgemm_mma<__half, true>, dev, 80, "mma.sync m16n8k16", why3, sizeof(why3));
-  int nsteps = has_mma ? NSTEPS : 3;
+  // kernel 4 (wgmma, TMA: sm_90a code on a 9.0 GPU), asked the same way, and of the binary (a probe kernel)
+  char why4[320];
+  int has_wgmma = hgemm_wgmma_can_run(dev, why4, sizeof(why4)), rows4 = hgemm_tma_rows_ok(N, K);
+  int nsteps = !has_mma ? 3 : has_wgmma && rows4 ? NSTEPS : 4;
   if (kernel == 3 && !has_mma) {
     if (args_given(argc, argv, "kernel")) return result_skip("-kernel=3 %s", why3);
     printf("kernel 3, the default, %s; kernel 2 runs instead\n", why3);
     kernel = 2;
   }
+  if (kernel == 4 && !has_wgmma) return result_skip("-kernel=4 %s", why4);
+  if (kernel == 4 && !rows4) {
+    printf("kernel 4: TMA reads rows of A and B that start on 16 bytes (K and N multiples of 8), and K = %d, N = "
+           "%d: kernel 3 runs instead\n", K, N);
+    kernel = 3;
+  }
   if (bench && !has_mma) printf("kernel 3 is left out of the table: it %s\n", why3);
+  if (bench && has_mma && !has_wgmma) printf("kernel 4 is left out of the table: it %s\n", why4);
+  if (bench && has_wgmma && !rows4)
+    printf("kernel 4 is left out of the table: TMA needs K and N multiples of 8 (K = %d, N = %d)\n", K, N);
   hgemm_memory_check(M, N, K, user_sized);
   if (reference_too_long(dev, M, N, K))
     return result_skip("this GPU has a display watchdog, and the FP64 reference of a %d x %d x %d product may "
@@ -159,6 +177,9 @@ int main(int argc, char **argv) {
            s2_layout == HGEMM_SMEM_PAD ? "pad" : "plain", hgemm_smem_ld(s2_layout, S2_BK),
            hgemm_smem_ld(s2_layout, S2_BN), hgemm_smem_ways(hgemm_smem_ld(s2_layout, S2_BK)),
            hgemm_smem_ways(hgemm_smem_ld(s2_layout, S2_BN)));
+  if ((kernel == 4 || bench) && has_wgmma && rows4)
+    printf("kernel 4's tiles: %d x %d of C per block, %d of K per stage, %d stages (%d KB), by TMA with the 128-byte "
+           "swizzle\n", H4_BM, H4_BN, H4_BK, H4_STAGES, H4_STAGES * (H4_A_BYTES + H4_B_BYTES) / 1024);
   if ((kernel == 3 || bench) && has_mma)
     printf("kernel 3's tiles: 16-byte chunks XOR-swizzled, rows of A's tile %d chunks, of B's %d (ldmatrix's 8 rows "
            "a phase: %d-way and %d-way bank conflicts; unswizzled %d-way and %d-way)\n",

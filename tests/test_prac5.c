@@ -175,6 +175,21 @@ TEST(hgemm_swizzle_conflict_free) {
   CHECK(hgemm_swizzle(3, 9, 16) == 10 && hgemm_chunk_group(3, 9, 16, 1) == 2);
 }
 
+/* kernel 4's host arithmetic: the rows TMA can read; the mbarrier phase each use of a stage waits on (4 stages:
+ * uses 0-3 phase 0, 4-7 phase 1, then 0 again); the wgmma descriptors of A's first operand at 32 bytes into a
+ * stage at 0x400 (LBO 16, SBO 1024) and of B's (LBO 8192, SBO 1024), field by field */
+TEST(hgemm_wgmma_host) {
+  CHECK(hgemm_tma_rows_ok(8, 8) && hgemm_tma_rows_ok(4104, 24) && hgemm_tma_rows_ok(1000, 4096));
+  CHECK(!hgemm_tma_rows_ok(17, 8) && !hgemm_tma_rows_ok(8, 4097) && !hgemm_tma_rows_ok(1, 1));
+  CHECK(hgemm_wgmma_parity(0, 4) == 0 && hgemm_wgmma_parity(3, 4) == 0 && hgemm_wgmma_parity(4, 4) == 1);
+  CHECK(hgemm_wgmma_parity(7, 4) == 1 && hgemm_wgmma_parity(8, 4) == 0 && hgemm_wgmma_parity(64, 4) == 0);
+  unsigned long long a = hgemm_wgmma_desc(0x420, 16, 1024), b = hgemm_wgmma_desc(0x8000, 8192, 1024);
+  CHECK((a & 0x3FFF) == 0x42 && (a >> 16 & 0x3FFF) == 1 && (a >> 32 & 0x3FFF) == 64 && a >> 62 == 1);
+  CHECK((a >> 46 & 0xFFFF) == 0 && (a >> 14 & 3) == 0 && (a >> 30 & 3) == 0); /* base offset 0, gaps empty */
+  CHECK(b == (0x800ull | 512ull << 16 | 64ull << 32 | 1ull << 62));
+  CHECK((hgemm_wgmma_desc(0x38FF0, 16, 1024) & 0x3FFF) == 0x38FF); /* the top of 227 KB still fits 14 bits */
+}
+
 int main(void) {
   RUN(gemm_2x2_by_hand);
   RUN(gemm_alpha_beta_signs);
@@ -191,5 +206,6 @@ int main(void) {
   RUN(hgemm_edge_path);
   RUN(hgemm_smem_layouts);
   RUN(hgemm_swizzle_conflict_free);
+  RUN(hgemm_wgmma_host);
   return test_summary();
 }

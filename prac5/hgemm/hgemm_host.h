@@ -1,7 +1,8 @@
 /*
  * hgemm/hgemm_host.h -- the host-side arithmetic of hgemm_ladder.cu, in plain C so that tests/test_prac5.c
  * checks it without a GPU: the bound every element of C is judged by, the inputs' draw, which tiles of kernel 1
- * take the edge path, the shared-memory layouts of kernel 2 (-smem=) and kernel 3's XOR swizzle.
+ * take the edge path, the shared-memory layouts of kernel 2 (-smem=), kernel 3's XOR swizzle, and kernel 4's
+ * wgmma descriptors, mbarrier phases and the rows TMA can read.
  *
  * The bound (BLAS's names, as sgemm/: C[m][n] = sum_k A[m][k] B[k][n], K terms; s[m][n] = sum_k |A[m][k]||B[k][n]|):
  *  - the inputs are exact: each is a half (or bfloat16), widened exactly to float and to double;
@@ -119,6 +120,20 @@ static inline int hgemm_ldmatrix_ways(int r0, int c, int cpr, int swizzled) {
     if (++count[group] > worst) worst = count[group];
   }
   return worst;
+}
+
+// Kernel 4 (hgemm/k4_wgmma.cuh). A tensor map needs every row of A and B to start on 16 bytes: K and N multiples
+// of 8 halves; elsewhere kernel 3 runs instead
+static inline int hgemm_tma_rows_ok(int N, int K) { return K % 8 == 0 && N % 8 == 0; }
+// the parity of the phase of a stage's mbarrier that use t of the stages completes (stage t % stages, its
+// (t / stages)-th use): the consumers wait for full's at step t, the producer for empty's of step t - stages
+HGEMM_HD static inline unsigned hgemm_wgmma_parity(int t, int stages) { return (unsigned)(t / stages) & 1u; }
+// a wgmma matrix descriptor for the 128-byte swizzle: the operand's shared-memory address, its leading and stride
+// byte offsets (LBO, SBO), each in units of 16 bytes in 14 bits (bits 0-13, 16-29, 32-45), base offset 0 (bits
+// 49-51: the tiles start on 1024 bytes), swizzle mode 1 = 128 bytes (bits 62-63)
+HGEMM_HD static inline unsigned long long hgemm_wgmma_desc(unsigned addr, unsigned lbo, unsigned sbo) {
+  return (unsigned long long)((addr & 0x3FFFFu) >> 4) | (unsigned long long)((lbo & 0x3FFFFu) >> 4) << 16 |
+         (unsigned long long)((sbo & 0x3FFFFu) >> 4) << 32 | 1ull << 62;
 }
 
 #endif /* HGEMM_HOST_H */
