@@ -14,6 +14,8 @@
 #include <cuda_fp16.h>
 #include <mma.h>
 
+#include "cp_async.h" // kernels 2 and 3 load their tiles by cp.async (hgemm_load_chunks)
+
 #include <type_traits>
 
 #include "hgemm_host.h"
@@ -31,6 +33,26 @@ typedef void (*hgemm_fn)(const void *, const void *, float *, int, int, int);
 #endif
 template <typename T>
 constexpr bool HGEMM_HAS_MMA = !std::is_same<T, __nv_bfloat16>::value || HGEMM_BF16_CODE;
+
+// kernels 2 and 3: one 16-byte chunk of A's tile and one of B's into shared memory, A's halves gk .. gk + 7 of row
+// gr into a and B's halves gc .. gc + 7 of row hk into b. Where VEC (K and N multiples of 8, A and B 16-byte
+// aligned: a chunk lies wholly inside its matrix or wholly outside) by cp.async, a chunk outside zero-filled; else
+// element by element, zero outside. Zeros add nothing to C
+template <typename T, bool VEC>
+static __device__ __forceinline__ void hgemm_load_chunks(T *a, T *b, const T *A, const T *B, int M, int N, int K,
+                                                         int gr, int gk, int hk, int gc) {
+  if (VEC) {
+    bool ina = gr < M && gk < K, inb = hk < K && gc < N;
+    copy16_to_shared_or_zero(a, ina ? A + gr * K + gk : A, ina);
+    copy16_to_shared_or_zero(b, inb ? B + hk * N + gc : B, inb);
+  } else {
+#pragma unroll
+    for (int e = 0; e < 8; e++) {
+      a[e] = (gr < M && gk + e < K) ? A[gr * K + gk + e] : T(0.0f);
+      b[e] = (hk < K && gc + e < N) ? B[hk * N + gc + e] : T(0.0f);
+    }
+  }
+}
 
 // cuBLAS's name for each type, and ours
 template <typename T>

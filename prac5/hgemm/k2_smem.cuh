@@ -58,17 +58,7 @@ __global__ void __launch_bounds__(S2_THREADS)
         int ar = idx / 4, ac = (idx % 4) * 8, gr = row0 + ar, gk = t * S2_BK + ac;
         int br = idx / 16, bc = (idx % 16) * 8, hk = t * S2_BK + br, gc = col0 + bc;
         T *a = &As[buf][ar * LDA + ac], *b = &Bs[buf][br * LDB + bc];
-        if (VEC) {
-          bool ina = gr < M && gk < K, inb = hk < K && gc < N;
-          copy16_to_shared_or_zero(a, ina ? A + gr * K + gk : A, ina);
-          copy16_to_shared_or_zero(b, inb ? B + hk * N + gc : B, inb);
-        } else {
-#pragma unroll
-          for (int e = 0; e < 8; e++) {
-            a[e] = (gr < M && gk + e < K) ? A[gr * K + gk + e] : T(0.0f);
-            b[e] = (hk < K && gc + e < N) ? B[hk * N + gc + e] : T(0.0f);
-          }
-        }
+        hgemm_load_chunks<T, VEC>(a, b, A, B, M, N, K, gr, gk, hk, gc);
       }
     };
 

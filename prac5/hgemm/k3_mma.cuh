@@ -133,17 +133,7 @@ __global__ void __launch_bounds__(H3_THREADS)
       int br = idx / H3_BCPR, bc = idx % H3_BCPR, hk = t * H3_BK + br, gc = col0 + bc * 8;
       T *a = &As[s][(ar * H3_ACPR + hgemm_swizzle(ar, ac, H3_ACPR)) * 8];
       T *b = &Bs[s][(br * H3_BCPR + hgemm_swizzle(br, bc, H3_BCPR)) * 8];
-      if (VEC) {
-        bool ina = gr < M && gk < K, inb = hk < K && gc < N;
-        copy16_to_shared_or_zero(a, ina ? A + gr * K + gk : A, ina);
-        copy16_to_shared_or_zero(b, inb ? B + hk * N + gc : B, inb);
-      } else {
-#pragma unroll
-        for (int e = 0; e < 8; e++) {
-          a[e] = (gr < M && gk + e < K) ? A[gr * K + gk + e] : T(0.0f);
-          b[e] = (hk < K && gc + e < N) ? B[hk * N + gc + e] : T(0.0f);
-        }
-      }
+      hgemm_load_chunks<T, VEC>(a, b, A, B, M, N, K, gr, gk, hk, gc);
     }
   };
 
