@@ -233,7 +233,7 @@ int main(int argc, char **argv) {
                        cudaGetErrorString(e));
   checkCudaErrors(cudaMalloc((void **)&w.d_data, w.bytes));
 
-  // Initialise host data: the course's srand(0) and rand()/RAND_MAX (prac12_inputs), kept in h_page and h_gold
+  // Initialise host data: the course's srand(0) and rand()/RAND_MAX (prac12_inputs) into h_page, h_data, h_gold
   prac12_inputs(w.h_page, (size_t)w.n, 1.0);
   memcpy(w.h_data, w.h_page, w.bytes);
   memcpy(h_gold, w.h_page, w.bytes);
@@ -377,8 +377,7 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaEventDestroy(b.join[k]));
   }
   checkCudaErrors(cudaEventDestroy(b.fork));
-  cudaEvent_t ev[3] = {w.start, w.stop, w.course_stop};
-  for (int k = 0; k < 3; k++) checkCudaErrors(cudaEventDestroy(ev[k]));
+  for (cudaEvent_t e : {w.start, w.stop, w.course_stop}) checkCudaErrors(cudaEventDestroy(e));
   checkCudaErrors(cudaFree(w.d_data));
   h_data_free(w.h_data);
   free(w.h_page), free(h_gold);
@@ -393,8 +392,9 @@ int main(int argc, char **argv) {
   if (pa.type != cudaMemoryTypeHost)
     return result_check(0, "the host array is not pinned: cudaPointerGetAttributes says %s", h_kind);
   if (!gate_ok)
-    return result_check(0, "the chunk loop waited for the GPU: with every stream held back it returned only when the "
-                           "hold gave up (%.0f s): a copy is synchronous (cudaMemcpy, or to or from pageable memory)",
+    return result_check(0,
+                        "the chunk loop waited for the GPU: with every stream held back it returned only when the "
+                        "hold gave up (%.0f s): a copy is synchronous (cudaMemcpy, or to or from pageable memory)",
                         WS2_GATE_MS / 1000);
   return result_pass();
 }

@@ -153,7 +153,7 @@ int main(int argc, char **argv) {
     args_fail("-offset=%d -out_offset=%d: a %s pointer must be a multiple of %d bytes", offset, out_offset, type, elem);
   char word[64]; // " word ": one of the five, whole
   int expect = strcmp(expect_path, "any") != 0 && snprintf(word, sizeof(word), " %s ", expect_path) > 0;
-  if (expect && !strstr(" vector tiled scalar by_input by_row ", word))
+  if (expect && (strchr(expect_path, ' ') || !strstr(" vector tiled scalar by_input by_row ", word)))
     args_fail("-expect_path=%s: vector, tiled, scalar, by_input or by_row (a vector or scalar path's grid)",
               expect_path);
   if (expect && kernel != 3 && !bench) args_fail("-expect_path is kernel 3's, and this run has no kernel 3");
@@ -251,8 +251,8 @@ int main(int argc, char **argv) {
     printf("kernel 3 path: %s (%s)\n", cat_path_names[path], why);
     const char *grid = path == CAT_TILED ? "" : vector_by_input ? "by_input" : "by_row";
     if (expect && strcmp(expect_path, cat_path_names[path]) && strcmp(expect_path, grid))
-      return result_fail("kernel 3 took the %s path%s%s; the line expected %s", cat_path_names[path],
-                         *grid ? ", " : "", grid, expect_path);
+      return result_fail("kernel 3 took the %s path%s%s; the line expected %s", cat_path_names[path], *grid ? ", " : "",
+                         grid, expect_path);
   }
   if (!bench) {
     ok = check_step(kernel, &c, 1);

@@ -22,10 +22,10 @@
  */
 #define CAT_BLOCK 256        // threads per block
 #define CAT_UNROLL 4         // chunks (or elements) per thread: four loads in flight before the first store
-#ifndef CAT_TILE_BYTES // to try another: make concat EXTRA_NVCCFLAGS=-DCAT_TILE_BYTES=16384
+#ifndef CAT_TILE_BYTES       // to try another: make concat EXTRA_NVCCFLAGS=-DCAT_TILE_BYTES=16384
 #define CAT_TILE_BYTES 32768 // a tile's shared memory: under the 48 KB a block gets on any GPU without opt-in
 #endif
-#define CAT_SHORT_RUN 128    // a run shorter than a cache line makes straight chunks gather partial lines
+#define CAT_SHORT_RUN 128 // a run shorter than a cache line makes straight chunks gather partial lines
 
 typedef struct {
   const unsigned char *in[CAT_MAX_INPUTS];
@@ -180,8 +180,9 @@ static cat_path vector_setup(const cat_problem *P, int sms, char *why, size_t le
       vector_blocks = (unsigned)ceil_div(p.units, CAT_BLOCK * CAT_UNROLL);
     }
     size_t k = strlen(why);
-    snprintf(why + k, len - k, vector_by_input ? "; by input (K x the longest run %.2f x a row)"
-                                               : "; by row (K x the longest run %.2f x a row: too uneven for by input)",
+    snprintf(why + k, len - k,
+             vector_by_input ? "; by input (K x the longest run %.2f x a row)"
+                             : "; by row (K x the longest run %.2f x a row: too uneven for by input)",
              (double)P->K * most / p.row);
   }
   return vector_path;
