@@ -15,7 +15,7 @@
  * checked; -op=all checks every operator the type takes; -bench checks and times 0 to 4 (common/ladder.h).
  *   ./eltwise -op=mul -type=half -shape=64,256,128,128 -b=shape:256,1,1
  *   ./eltwise -op=add -type=half -case=add_contig -bench
- *   nvcc -O3 -arch=native -I. -I../common eltwise.cu eltwise_gold.c fastdiv_gold.c -o eltwise   (in prac6/)
+ *   nvcc -O3 -arch=native -std=c++17 -I. -I../common eltwise.cu eltwise_gold.c fastdiv_gold.c -o eltwise   (in prac6/)
  */
 #define COURSE_STEPS "practical 6, workbook step 8 (beyond the course)"
 // make exercises: ./exercises/eltwise, built with -DEXERCISE, runs kernel 3 from the learner's file,
