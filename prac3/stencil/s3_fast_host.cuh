@@ -74,7 +74,7 @@ static void fast_sweep(stencil_launch *a, stencil_block *b, double moved, const 
 
 static void fast_configure(stencil_launch *a, const stencil_block *b) {
   set_block(a, b->bx, b->by, b->kchunk);
-  printf("Block: %d x %d, %d planes a block, grid of blocks: %d x %d x %d\n", b->bx, b->by, b->kchunk, a->grid.x,
+  printf("Block: %d x %d, %d planes per block, grid of blocks: %d x %d x %d\n", b->bx, b->by, b->kchunk, a->grid.x,
          a->grid.y, a->grid.z);
 }
 

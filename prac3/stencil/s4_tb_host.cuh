@@ -67,7 +67,7 @@ static void tb_options(arg_spec *o, stencil_block *b) {
   b->T = TB_SWEEPS, b->by = TB_BLOCK_Y, b->kchunk = TB_KCHUNK;
   o[0] = {"T", ARG_INT, &b->T, 1, TB_MAX_SWEEPS, "sweeps per pass over memory (TB_SWEEPS)"};
   o[1] = {"by", ARG_INT, &b->by, 16, 64, "a block's columns in j, halo included: 16, 32, 48 or 64 (TB_BLOCK_Y)"};
-  o[2] = {"kchunk", ARG_INT, &b->kchunk, 1, 65535, "output planes a block (TB_KCHUNK)"};
+  o[2] = {"kchunk", ARG_INT, &b->kchunk, 1, 65535, "output planes per block (TB_KCHUNK)"};
 }
 
 static void tb_check_args(const stencil_block *b) {
