@@ -94,11 +94,13 @@ __global__ void __launch_bounds__(CAT_BLOCK) cat_rows(const __grid_constant__ ca
 // by input: a row of the grid per input, sized for the longest (blocks past a shorter input's end return at
 // once), so a grid of K x the longest run x rows units: near the output's size when the runs are near-equal (a
 // framework's usual split), up to K times it when one input is long and the rest short: then the by-row kernel.
-// Against the by-row kernel at 256 MB on two H100s: float and half at K = 8 and 64 0 to 2.5 % faster, int8 at
-// K = 64 0 to 1.5 % slower, K = 2 within 0.6 % (docs/notes/prac6.md); four block shapes tried, all within about
-// 1 % of each other: PyTorch's, 128 threads with one unit each, kept
+// Against the by-row kernel at 256 MB on H100s: with long runs (NCHW) float and half at K = 8 and 64 0 to 2.5 %
+// faster, int8 at K = 64 0 to 1.5 % slower, K = 2 within 0.6 %; with runs of 128 bytes (NHWC, float K = 8, int8
+// K = 2) 2 to 6 % slower, so runs shorter than a warp's 32 units go by row (docs/notes/prac6.md). Four block
+// shapes tried, all within about 1 % of each other: PyTorch's, 128 threads with one unit each, kept
 #define CAT_Y_BLOCK 128
 #define CAT_BY_INPUT_SLACK 4 // by input when K x the longest run <= (1 + 1/4) x a row: at most a fifth of the grid idle
+#define CAT_BY_INPUT_RUN 32  // and the shortest run a warp's units at least: shorter, a warp's stores span rows
 template <typename U>
 __global__ void __launch_bounds__(CAT_Y_BLOCK) cat_inputs(const __grid_constant__ cat_params p) {
   const unsigned k = blockIdx.y, run = p.start[k + 1] - p.start[k]; // the same for the whole block
@@ -169,9 +171,13 @@ static cat_path vector_setup(const cat_problem *P, int sms, char *why, size_t le
     p.row = (unsigned)(row / vector_bytes);
     p.row_div = fastdiv_make(p.row);
     p.units = P->total * P->elem / vector_bytes;
-    unsigned most = 0; // the longest run, in units
-    for (int k = 0; k < P->K; k++) most = p.start[k + 1] - p.start[k] > most ? p.start[k + 1] - p.start[k] : most;
-    vector_by_input = (unsigned long long)P->K * most * CAT_BY_INPUT_SLACK <= p.row * (CAT_BY_INPUT_SLACK + 1ull);
+    unsigned most = 0, least = p.row; // the longest and shortest runs, in units
+    for (int k = 0; k < P->K; k++) {
+      unsigned run = p.start[k + 1] - p.start[k];
+      most = run > most ? run : most, least = run < least ? run : least;
+    }
+    vector_by_input = (unsigned long long)P->K * most * CAT_BY_INPUT_SLACK <= p.row * (CAT_BY_INPUT_SLACK + 1ull) &&
+                      least >= CAT_BY_INPUT_RUN;
     if (vector_by_input) {
       for (int k = 0; k < P->K; k++) p.run_div[k] = fastdiv_make(p.start[k + 1] - p.start[k]); // runs >= 1 unit
       p.rows = (unsigned)P->rows;
@@ -180,10 +186,13 @@ static cat_path vector_setup(const cat_problem *P, int sms, char *why, size_t le
       vector_blocks = (unsigned)ceil_div(p.units, CAT_BLOCK * CAT_UNROLL);
     }
     size_t k = strlen(why);
-    snprintf(why + k, len - k,
-             vector_by_input ? "; by input (K x the longest run %.2f x a row)"
-                             : "; by row (K x the longest run %.2f x a row: too uneven for by input)",
-             (double)P->K * most / p.row);
+    if (least < CAT_BY_INPUT_RUN)
+      snprintf(why + k, len - k, "; by row (a run of %u units, under a warp's %d)", least, CAT_BY_INPUT_RUN);
+    else
+      snprintf(why + k, len - k,
+               vector_by_input ? "; by input (K x the longest run %.2f x a row)"
+                               : "; by row (K x the longest run %.2f x a row: too uneven for by input)",
+               (double)P->K * most / p.row);
   }
   return vector_path;
 }
