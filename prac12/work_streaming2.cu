@@ -44,6 +44,7 @@
 #include "work_streaming2.cuh" // the chunks, the flags' limits, the gate, the bounds (plain C, tested by tests/)
 
 #define WS2_REPS 3 // timed runs of each copy and of the kernel, after a warm-up: the median is shown
+#define WS2_VER_REPS 5 // runs of each workbook version (the course's run before them is the warm-up): the median
 
 // what the build means by stream 0: nvcc defines this for --default-stream per-thread
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
@@ -264,10 +265,22 @@ int main(int argc, char **argv) {
   double gold_ms = wall_ms() - t0;
   gold_stats st[NVER];
   compare_double(w.h_data, h_gold, (size_t)w.n, 0.0, PRAC12_RTOL, &st[COURSE]);
+  // each WS2_VER_REPS times, every run checked (the worst run's errors kept) and the median time shown; the pageable
+  // runs work in place on h_page, so each starts from the inputs kept in h_data, h_page set from them
   for (int v = CHUNKED; v < NVER; v++) {
-    if (v != PAGEABLE) memcpy(w.h_data, w.h_page, w.bytes);
-    ms[v] = timed_run(&w, v, &course_stop[v], &end[v]);
-    compare_double(v == PAGEABLE ? w.h_page : w.h_data, h_gold, (size_t)w.n, 0.0, PRAC12_RTOL, &st[v]);
+    double t[WS2_VER_REPS], cs[WS2_VER_REPS], en[WS2_VER_REPS];
+    if (v == PAGEABLE) memcpy(w.h_data, w.h_page, w.bytes); // the inputs, which h_page holds until its first run
+    for (int r = 0; r < WS2_VER_REPS; r++) {
+      if (v == PAGEABLE && r > 0) memcpy(w.h_page, w.h_data, w.bytes);
+      if (v != PAGEABLE) memcpy(w.h_data, w.h_page, w.bytes);
+      t[r] = timed_run(&w, v, &cs[r], &en[r]);
+      gold_stats one;
+      compare_double(v == PAGEABLE ? w.h_page : w.h_data, h_gold, (size_t)w.n, 0.0, PRAC12_RTOL, &one);
+      if (r == 0 || one.nbad > st[v].nbad || (one.nbad == st[v].nbad && one.max_rel_err > st[v].max_rel_err))
+        st[v] = one;
+    }
+    int m = ws2_median_index(t, WS2_VER_REPS); // the run whose time is the median, its stop and end with it
+    ms[v] = t[m], course_stop[v] = cs[m], end[v] = en[m];
   }
 
   // the exercise's checks: the host array pinned (the CUDA runtime says what it is), the loop's copies queued
@@ -328,7 +341,9 @@ int main(int argc, char **argv) {
                                             : "before the last stream's end: it timed the loop, not the work");
   ws2_print_rates(WS2_REPS, (double)chunk_bytes, (double)w.bytes, rate);
   ws2_print_bounds(chunks, (double)w.bytes, WS2_REPS, in_ms, out_ms, both_ms, 2.0 * half_bytes, k_ms, bd, copy_engines);
-  printf("%-46s %10s %11s %11s %11s\n", "the same work, each run once", "ms", "x pageable", "% of bound", "% of fill");
+  char head[64];
+  snprintf(head, sizeof(head), "the same work, median of %d runs", WS2_VER_REPS);
+  printf("%-46s %10s %11s %11s %11s\n", head, "ms", "x pageable", "% of bound", "% of fill");
   for (int v = 0; v < NVER; v++) {
     char pb[32] = "-", pf[32] = "-";
     if (v <= CHUNKED) snprintf(pb, sizeof(pb), "%.1f", 100.0 * ms[v] / bd.bound_ms);

@@ -104,6 +104,17 @@ static inline void ws2_gate_hold(void *arg) {
  * would wait out its limit and fail a loop that only queues. v: the variable's value (NULL: unset) */
 static inline int ws2_launch_blocking(const char *v) { return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0; }
 
+/* the index of the median of t[0 .. n-1] (n odd; the lower median for n even): the run whose time is shown, so that
+ * its stop and its streams' end are that run's too. Ties go to the earliest run */
+static inline int ws2_median_index(const double *t, int n) {
+  for (int i = 0; i < n; i++) {
+    int place = 0; // i's place in a stable sort: the times below it, and the equal ones before it
+    for (int j = 0; j < n; j++) place += t[j] < t[i] || (j < i && t[j] == t[i]);
+    if (place == (n - 1) / 2) return i;
+  }
+  return 0;
+}
+
 /*
  * The bounds (pipe_bound's: naive, link, fill and drain) from measurements of the whole array, not of one chunk. A
  * chunk's copies and kernel timed alone each carry a call's fixed cost, and a pair of copies forked into two streams

@@ -416,6 +416,15 @@ TEST(graphs_pool_kernel_gold) {
     }
 }
 
+// the median run of the workbook's versions: the middle time, whatever the order, ties and even counts included
+static int median_index_is_the_middle_run(void) {
+  double a[5] = {3, 1, 5, 2, 4}, b[5] = {2, 2, 2, 2, 2}, c[5] = {9, 1, 1, 9, 5}, d[4] = {4, 1, 3, 2}, e[1] = {7};
+  int ok = ws2_median_index(a, 5) == 0 && ws2_median_index(b, 5) == 0 && ws2_median_index(c, 5) == 4;
+  ok = ok && ws2_median_index(d, 4) == 3 && ws2_median_index(e, 1) == 0;
+  double f[5] = {1, 9, 9, 9, 2}; // the median 9, first at index 1
+  return ok && ws2_median_index(f, 5) == 1;
+}
+
 int main(void) {
   RUN(inputs_are_the_course_s);
   RUN(gold_steps_are_do_work_s);
@@ -428,6 +437,7 @@ int main(void) {
   RUN(gate_is_settled_once);
   RUN(gate_is_left_out_under_launch_blocking);
   RUN(bounds_from_the_whole_array);
+  RUN(median_index_is_the_middle_run);
   RUN(host_memory_from_meminfo);
   RUN(graphs_counts_are_powers_of_ten_then_the_largest);
   RUN(graphs_gold_is_the_kernels_in_order);
