@@ -43,7 +43,7 @@
 #include "prac12_gold.h"
 #include "work_streaming2.cuh" // the chunks, the flags' limits, the gate, the bounds (plain C, tested by tests/)
 
-#define WS2_REPS 3 // timed runs of each copy and of the kernel, after a warm-up: the median is shown
+#define WS2_REPS 3     // timed runs of each copy and of the kernel, after a warm-up: the median is shown
 #define WS2_VER_REPS 5 // runs of each workbook version (the course's run before them is the warm-up): the median
 
 // what the build means by stream 0: nvcc defines this for --default-stream per-thread
@@ -265,17 +265,16 @@ int main(int argc, char **argv) {
   double gold_ms = wall_ms() - t0;
   gold_stats st[NVER];
   compare_double(w.h_data, h_gold, (size_t)w.n, 0.0, PRAC12_RTOL, &st[COURSE]);
-  // each WS2_VER_REPS times, every run checked (the worst run's errors kept) and the median time shown; the pageable
-  // runs work in place on h_page, so each starts from the inputs kept in h_data, h_page set from them
+  // each WS2_VER_REPS times, every run checked (the worst run's errors kept), the median shown; the pageable runs
+  // work in place on h_page, so each starts from the inputs, kept in h_data
   for (int v = CHUNKED; v < NVER; v++) {
-    double t[WS2_VER_REPS], cs[WS2_VER_REPS], en[WS2_VER_REPS];
-    if (v == PAGEABLE) memcpy(w.h_data, w.h_page, w.bytes); // the inputs, which h_page holds until its first run
+    double t[WS2_VER_REPS], cs[WS2_VER_REPS], en[WS2_VER_REPS], *work = v == PAGEABLE ? w.h_page : w.h_data;
+    memcpy(w.h_data, w.h_page, w.bytes); // the inputs, which h_page holds until the first pageable run
     for (int r = 0; r < WS2_VER_REPS; r++) {
-      if (v == PAGEABLE && r > 0) memcpy(w.h_page, w.h_data, w.bytes);
-      if (v != PAGEABLE) memcpy(w.h_data, w.h_page, w.bytes);
+      if (r > 0 || v != PAGEABLE) memcpy(work, v == PAGEABLE ? w.h_data : w.h_page, w.bytes);
       t[r] = timed_run(&w, v, &cs[r], &en[r]);
       gold_stats one;
-      compare_double(v == PAGEABLE ? w.h_page : w.h_data, h_gold, (size_t)w.n, 0.0, PRAC12_RTOL, &one);
+      compare_double(work, h_gold, (size_t)w.n, 0.0, PRAC12_RTOL, &one);
       if (r == 0 || one.nbad > st[v].nbad || (one.nbad == st[v].nbad && one.max_rel_err > st[v].max_rel_err))
         st[v] = one;
     }
@@ -341,21 +340,7 @@ int main(int argc, char **argv) {
                                             : "before the last stream's end: it timed the loop, not the work");
   ws2_print_rates(WS2_REPS, (double)chunk_bytes, (double)w.bytes, rate);
   ws2_print_bounds(chunks, (double)w.bytes, WS2_REPS, in_ms, out_ms, both_ms, 2.0 * half_bytes, k_ms, bd, copy_engines);
-  char head[64];
-  snprintf(head, sizeof(head), "the same work, median of %d runs", WS2_VER_REPS);
-  printf("%-46s %10s %11s %11s %11s\n", head, "ms", "x pageable", "% of bound", "% of fill");
-  for (int v = 0; v < NVER; v++) {
-    char pb[32] = "-", pf[32] = "-";
-    if (v <= CHUNKED) snprintf(pb, sizeof(pb), "%.1f", 100.0 * ms[v] / bd.bound_ms);
-    if (v <= CHUNKED) snprintf(pf, sizeof(pf), "%.1f", 100.0 * ms[v] / bd.fill_ms);
-    printf("%-46s %10.3f %11.2f %11s %11s\n", ver_name[v], ms[v], ms[PAGEABLE] / ms[v], pb, pf);
-  }
-  if (ms[COURSE] < bd.bound_ms || ms[CHUNKED] < bd.bound_ms) // a bound from rates measured slower than the link ran
-    printf("below 100 %% of the bound: the chunks moved faster than the copies that measured the rates (a shared "
-           "host's link varies from run to run); the bound holds at the measured rates only: run again\n");
-  printf("the gain, x%.2f in all (work_streaming's time over the chunked one): x%.2f from pinned memory (not "
-         "chunked: pageable over pinned), x%.2f from the overlap (pinned: not chunked over chunked)\n",
-         ms[PAGEABLE] / ms[CHUNKED], ms[PAGEABLE] / ms[PINNED], ms[PINNED] / ms[CHUNKED]);
+  ws2_print_versions(ver_name, ms, WS2_VER_REPS, bd); // the table, the bound's warning, the gain
   printf("the exercise's checks: the host array is %s (cudaPointerGetAttributes); with every stream held back, "
          "the chunk loop %s\n",
          h_kind,
