@@ -143,7 +143,7 @@ int main(int argc, char **argv) {
     return result_skip("-type=bf16 %s", why);
   // kernel 3 (mma.sync m16n8k16, 8.0 on): asked the same way; without it the default is kernel 2
   char why3[256];
-  int has_mma = kernel_can_run(hgemm_mma<__half, true>, dev, 80, "mma.sync m16n8k16", why3, sizeof(why3));
+  int has_mma = kernel_can_run(hgemm_mma<__half, true, 3>, dev, 80, "mma.sync m16n8k16", why3, sizeof(why3));
   // kernel 4 (wgmma, TMA: sm_90a code on a 9.0 GPU), asked the same way, and of the binary (a probe kernel)
   char why4[320];
   int has_wgmma = hgemm_wgmma_can_run(dev, why4, sizeof(why4)), rows4 = hgemm_tma_rows_ok(N, K);
@@ -182,9 +182,10 @@ int main(int argc, char **argv) {
            "swizzle\n", H4_BM, H4_BN, H4_BK, H4_STAGES, H4_STAGES * (H4_A_BYTES + H4_B_BYTES) / 1024);
   if ((kernel == 3 || bench) && has_mma)
     printf("kernel 3's tiles: 16-byte chunks XOR-swizzled, rows of A's tile %d chunks, of B's %d (ldmatrix's 8 rows "
-           "a phase: %d-way and %d-way bank conflicts; unswizzled %d-way and %d-way)\n",
+           "a phase: %d-way and %d-way bank conflicts; unswizzled %d-way and %d-way); %d stages of %d KB\n",
            H3_ACPR, H3_BCPR, hgemm_ldmatrix_ways(0, 0, H3_ACPR, 1), hgemm_ldmatrix_ways(0, 0, H3_BCPR, 1),
-           hgemm_ldmatrix_ways(0, 0, H3_ACPR, 0), hgemm_ldmatrix_ways(0, 0, H3_BCPR, 0));
+           hgemm_ldmatrix_ways(0, 0, H3_ACPR, 0), hgemm_ldmatrix_ways(0, 0, H3_BCPR, 0), h3_stages(),
+           H3_STAGE_BYTES / 1024);
   // cuBLAS first, against the reference like every other kernel
   int ok = hgemm_check(0, &steps[0], &p, !bench && kernel == 0 && !fault ? 1 : 0) && p.ref_ok;
   if (!bench) {

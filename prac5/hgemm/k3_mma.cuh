@@ -38,9 +38,12 @@
  * (one 128-byte line, permuted within it) or 8 consecutive chunks of one row of B. The swizzle is why ldmatrix is
  * needed: each lane gives its own row's address, which load_matrix_sync (one pointer and one stride) cannot.
  *
- * The pipeline: H3_STAGES buffers of each tile (3 x 16 KB = 48 KB, the most a block has without opting in), filled
- * by cp.async (common/cp_async.h) H3_STAGES - 1 steps ahead of the step being multiplied, one barrier per step:
- * after it, every warp has finished the step before, whose buffer the next copies reuse.
+ * The pipeline: S buffers of each tile, 16 KB a stage, filled by cp.async (common/cp_async.h) S - 1 steps ahead of
+ * the step being multiplied, one barrier per step: after it, every warp has finished the step before, whose buffer
+ * the next copies reuse. S is 4 (64 KB, dynamic shared memory a block opts in to) where two such blocks fit an SM,
+ * as on 8.0 and 9.0, else 3 (48 KB, the most a block has without opting in); h3_stages asks the device. At 4096^3
+ * on an H100 the fourth stage was 6 % faster (420.8 against 395.5 TFLOP/s, docs/notes/prac5.md); a 128 x 256 tile
+ * of 8 warps, one block an SM, was slower (339.6), as was a K step of 64 at 4 stages (one block an SM).
  * The edges, as kernel 2: with K and N multiples of 8 a 16-byte chunk is wholly inside A or B, or wholly outside
  * and zero-filled by cp.async; otherwise (VEC false) each thread loads its 8 halves one by one, zero outside.
  * Zeros add nothing to C. C goes out from the registers: each lane writes its c0, c1 (and c2, c3) as one float2
@@ -53,17 +56,15 @@
 #define H3_BM 128
 #define H3_BN 128
 #define H3_BK 32
-#define H3_THREADS 128                           // 4 warps: 2 along M x 2 along N, 64 x 64 of C each
-#define H3_STAGES 3                              // tiles in flight; 16 KB of A and B per stage
-#define H3_ACPR (H3_BK / 8)                      // 16-byte chunks in a row of A's tile: 4
-#define H3_BCPR (H3_BN / 8)                      // ... of B's tile: 16
-#define H3_COPIES (H3_BM * H3_ACPR / H3_THREADS) // 16-byte copies of each tile per thread: 4
+#define H3_THREADS 128                                       // 4 warps: 2 along M x 2 along N, 64 x 64 of C each
+#define H3_STAGE_BYTES ((H3_BM * H3_BK + H3_BK * H3_BN) * 2) // a stage of A's and B's tiles: 16 KB
+#define H3_ACPR (H3_BK / 8)                                  // 16-byte chunks in a row of A's tile: 4
+#define H3_BCPR (H3_BN / 8)                                  // ... of B's tile: 16
+#define H3_COPIES (H3_BM * H3_ACPR / H3_THREADS)             // 16-byte copies of each tile per thread: 4
 static_assert(H3_BM * H3_ACPR == H3_COPIES * H3_THREADS && H3_BK * H3_BCPR == H3_COPIES * H3_THREADS,
               "each thread copies H3_COPIES chunks of A's tile and of B's");
 static_assert(H3_BM == 2 * 64 && H3_BN == 2 * 64 && H3_THREADS == 4 * 32 && H3_BK % 16 == 0,
               "2 x 2 warps of 64 x 64 cover the block's tile of C; K is taken 16 (one mma) at a time");
-static_assert(H3_STAGES >= 2 && H3_STAGES * (H3_BM * H3_BK + H3_BK * H3_BN) * 2 <= 48 * 1024,
-              "the stages fit in the 48 KB of static shared memory a block may have");
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define H3_CODE 0 // m16n8k16 in FP16 and BF16: 8.0 and later
@@ -113,13 +114,14 @@ static __device__ __forceinline__ void store_pair(float *C, int M, int N, int r,
 }
 #endif
 
-template <typename T, bool VEC>
+template <typename T, bool VEC, int S> // S stages (dynamic shared memory, S x 16 KB)
 __global__ void __launch_bounds__(H3_THREADS)
     hgemm_mma(const T *__restrict__ A, const T *__restrict__ B, float *__restrict__ C, int M, int N, int K) {
 #if H3_CODE
   // chunk c of row r of a stage's tile at chunk hgemm_swizzle(r, c, cpr) of that row
-  __shared__ __align__(128) T As[H3_STAGES][H3_BM * H3_BK];
-  __shared__ __align__(128) T Bs[H3_STAGES][H3_BK * H3_BN];
+  extern __shared__ __align__(128) unsigned char h3_smem[];
+  T(*As)[H3_BM * H3_BK] = (T(*)[H3_BM * H3_BK]) h3_smem;
+  T(*Bs)[H3_BK * H3_BN] = (T(*)[H3_BK * H3_BN])(h3_smem + S * H3_BM * H3_BK * sizeof(T));
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, wm = warp / 2, wn = warp % 2;
   int row0 = blockIdx.y * H3_BM, col0 = blockIdx.x * H3_BN;
 
@@ -157,17 +159,17 @@ __global__ void __launch_bounds__(H3_THREADS)
   for (int j = 0; j < 4; j++) b_lane[j] = (lr * H3_BCPR + hgemm_swizzle(lr, wn * 8 + 2 * j + lc, H3_BCPR)) * 16;
   int ntiles = ceil_div(K, H3_BK);
 #pragma unroll
-  for (int s = 0; s < H3_STAGES - 1; s++) { // the first H3_STAGES - 1 steps in flight, one group each
+  for (int s = 0; s < S - 1; s++) { // the first S - 1 steps in flight, one group each
     if (s < ntiles) load_tiles(s, s);
     cp_async_commit();
   }
   for (int t = 0; t < ntiles; t++) {
-    cp_async_wait<H3_STAGES - 2>(); // this thread's copies of step t have landed ...
-    __syncthreads(); // ... and every thread's; and every warp is done with step t - 1, whose stage is reused now
-    int next = t + H3_STAGES - 1;
-    if (next < ntiles) load_tiles(next, next % H3_STAGES);
+    cp_async_wait<S - 2>(); // this thread's copies of step t have landed ...
+    __syncthreads();        // ... and every thread's; and every warp is done with step t - 1, whose stage is reused now
+    int next = t + S - 1;
+    if (next < ntiles) load_tiles(next, next % S);
     cp_async_commit(); // (an empty group near the end keeps the count of the wait above right)
-    unsigned a_st = sA + (t % H3_STAGES) * (H3_BM * H3_BK * 2), b_st = sB + (t % H3_STAGES) * (H3_BK * H3_BN * 2);
+    unsigned a_st = sA + (t % S) * (H3_BM * H3_BK * 2), b_st = sB + (t % S) * (H3_BK * H3_BN * 2);
 #pragma unroll
     for (int kk = 0; kk < H3_BK / 16; kk++) {
       unsigned a[4][4], b[8][2];
@@ -199,12 +201,41 @@ __global__ void __launch_bounds__(H3_THREADS)
 #endif
 }
 
+// 4 stages where a block may opt in to 64 KB and two such blocks (and the 1 KB each the runtime reserves) fit an SM;
+// else 3, within the 48 KB any block has. Asked once, of the current device
+static int h3_stages(void) {
+  static int stages = 0;
+  if (!stages) {
+    int dev, optin, per_sm;
+    checkCudaErrors(cudaGetDevice(&dev));
+    checkCudaErrors(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    checkCudaErrors(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    stages = optin >= 4 * H3_STAGE_BYTES && per_sm >= 2 * (4 * H3_STAGE_BYTES + 1024) ? 4 : 3;
+  }
+  return stages;
+}
+
+template <typename T, bool VEC, int S>
+static void launch_mma(dim3 grid, const void *A, const void *B, float *C, int M, int N, int K) {
+  static bool opted = false; // the kernel's shared memory asked for once, not at every timed launch
+  if (!opted)
+    checkCudaErrors(
+        cudaFuncSetAttribute(hgemm_mma<T, VEC, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, S * H3_STAGE_BYTES));
+  opted = true;
+  hgemm_mma<T, VEC, S><<<grid, H3_THREADS, S * H3_STAGE_BYTES>>>((const T *)A, (const T *)B, C, M, N, K);
+}
+
 template <typename T>
 static void run_mma(const void *A, const void *B, float *C, int M, int N, int K) {
   dim3 grid(ceil_div(N, H3_BN), ceil_div(M, H3_BM));
-  if (K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 && (uintptr_t)B % 16 == 0)
-    hgemm_mma<T, true><<<grid, H3_THREADS>>>((const T *)A, (const T *)B, C, M, N, K);
+  int vec = K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 && (uintptr_t)B % 16 == 0, four = h3_stages() == 4;
+  if (vec && four)
+    launch_mma<T, true, 4>(grid, A, B, C, M, N, K);
+  else if (vec)
+    launch_mma<T, true, 3>(grid, A, B, C, M, N, K);
+  else if (four)
+    launch_mma<T, false, 4>(grid, A, B, C, M, N, K);
   else
-    hgemm_mma<T, false><<<grid, H3_THREADS>>>((const T *)A, (const T *)B, C, M, N, K);
+    launch_mma<T, false, 3>(grid, A, B, C, M, N, K);
   getLastCudaError("hgemm_mma execution failed");
 }
