@@ -364,7 +364,7 @@ int main(int argc, char **argv) {
       k += snprintf(extra + k, sizeof(extra) - k, " pct_bound=%.1f pct_fill=%.1f", 100.0 * ms[v] / bd.bound_ms,
                     100.0 * ms[v] / bd.fill_ms);
     snprintf(extra + k, sizeof(extra) - k, " %s", common);
-    print_bench("12", ver_prog[v], size, 1, ms[v], -1.0, NULL, extra);
+    print_bench("12", ver_prog[v], size, v == COURSE ? 1 : WS2_VER_REPS, ms[v], -1.0, NULL, extra);
   }
 
   // Release GPU and CPU memory; the workbook destroys the streams and events too
