@@ -41,9 +41,9 @@
  * The pipeline: S buffers of each tile, 16 KB a stage, filled by cp.async (common/cp_async.h) S - 1 steps ahead of
  * the step being multiplied, one barrier per step: after it, every warp has finished the step before, whose buffer
  * the next copies reuse. S is 4 (64 KB, dynamic shared memory a block opts in to) where two such blocks fit an SM,
- * as on 8.0 and 9.0, else 3 (48 KB, the most a block has without opting in); h3_stages asks the device. At 4096^3
- * on an H100 the fourth stage was 6 % faster (420.8 against 395.5 TFLOP/s, docs/notes/prac5.md); a 128 x 256 tile
- * of 8 warps, one block an SM, was slower (339.6), as was a K step of 64 at 4 stages (one block an SM).
+ * as on 8.0 and 9.0, else 3 (48 KB, the most a block has without opting in); h3_stages asks the device. Other
+ * shapes tried on an H100 (docs/notes/prac5.md): a K step of 64 at 3 stages tied; 128 x 256 or 256 x 128 tiles of 8
+ * warps, one block an SM, and 8 warps of 64 x 32 were slower.
  * The edges, as kernel 2: with K and N multiples of 8 a 16-byte chunk is wholly inside A or B, or wholly outside
  * and zero-filled by cp.async; otherwise (VEC false) each thread loads its 8 halves one by one, zero outside.
  * Zeros add nothing to C. C goes out from the registers: each lane writes its c0, c1 (and c2, c3) as one float2
