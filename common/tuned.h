@@ -17,6 +17,7 @@
  * prints one line, either
  *   settings: tuned for NVIDIA H100 80GB HBM3 at size 512 (tuned/h100.txt)
  *   settings: untuned defaults for this GPU (make tune writes them)
+ *   settings: untuned defaults for this GPU, flags as typed (make tune writes a table)      (a flag typed, no table)
  * and where there is no table, what it runs is its defaults (or the rule it derives from the GPU's limits). A line
  * is one configuration, tuned together: where the command line gives any of its flags, none of it is used.
  * An exercise build (-DEXERCISE) reads no table and says so: settings: untuned defaults (an exercise build ...).
@@ -206,6 +207,8 @@ static inline int tuned_settings_to(FILE *out, int read_table, const char *gpu_n
     fprintf(out, "settings: tuned for %s at size %.0f (tuned/%s)\n", gpu_name, pick.size, file);
   else if (pick.found)
     fprintf(out, "settings: as typed (tuned/%s's line for size %.0f not used: it sets %s too)\n", file, pick.size, msg);
+  else if (argc > 1) /* no table: what was typed is used, as always, and the line says so */
+    fprintf(out, "settings: untuned defaults for this GPU, flags as typed (make tune writes a table)\n");
   else
     fprintf(out, "settings: untuned defaults for this GPU (make tune writes them)\n");
   return pick.found && rc == 0;

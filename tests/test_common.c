@@ -529,6 +529,8 @@ TEST(tuned_settings_line) {
   CHECK(system("rm -rf " TUNED_DIR) == 0);
   CHECK(tuned_line(1, argv, 1, specs, 2, line, sizeof(line)) == 0 && threads == 1024 && unroll == 2);
   CHECK(!strcmp(line, "settings: untuned defaults for this GPU (make tune writes them)\n"));
+  CHECK(tuned_line(1, argv, 2, specs, 2, line, sizeof(line)) == 0 && threads == 1024 && unroll == 2);
+  CHECK(!strcmp(line, "settings: untuned defaults for this GPU, flags as typed (make tune writes a table)\n"));
 }
 
 int main(void) {
