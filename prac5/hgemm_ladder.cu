@@ -22,7 +22,7 @@
  * cores' adders allowed for (derived in hgemm/hgemm_host.h). C64 is itself checked against a double gold on the
  * host (sampled rows). -fault=tile shows the check failing: one tile of C summed one term short.
  * -bench checks every kernel, then times each (median of -reps): one table of ms, TFLOP/s and % of cuBLAS, and a
- * BENCH line per kernel.
+ * BENCH line per kernel. -shapes does the same for kernels 3 and 4 over sgemm_ladder's shapes (hgemm/shapes.cuh).
  *   nvcc -O3 -arch=native -I. -I../common hgemm_ladder.cu prac5_gold.c -lcublas -o hgemm_ladder
  */
 #define COURSE_STEPS "practical 5, workbook step 9 (beyond the course: its lecture only mentions tensor cores)"
@@ -73,6 +73,8 @@ static const hgemm_step steps[] = {
     {"wgmma", {run_wgmma<__half>, run_wgmma<__nv_bfloat16>}},
 };
 #define NSTEPS ((int)(sizeof(steps) / sizeof(steps[0])))
+#include "gemm_shapes.h"
+#include "hgemm/shapes.cuh"
 
 // -bench, through common/ladder.h: cuBLAS (kernel 0) is checked first, as the peer of every other kernel
 typedef struct {
@@ -106,7 +108,7 @@ static void bench_keys(void *c, int k, const double *ms, char *prog, size_t npro
 }
 
 int main(int argc, char **argv) {
-  int M = 2048, N = 2048, K = 2048, kernel = HGEMM_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 10;
+  int M = 2048, N = 2048, K = 2048, kernel = HGEMM_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 10, shapes = 0;
   const char *type_word = NULL, *smem_word = NULL, *fault = NULL;
   arg_spec opts[] = {
       {"M", ARG_INT, &M, 1, 1 << 20, "rows of A and C"},
@@ -118,6 +120,7 @@ int main(int argc, char **argv) {
       {"type", ARG_WORD, &type_word, 0, 0, "fp16 (the default) or bf16: the inputs' type"},
       {"smem", ARG_WORD, &smem_word, 0, 0, "kernel 2's tile layout: pad (the default, conflict-free) or plain"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel, print the table and BENCH lines"},
+      {"shapes", ARG_FLAG, &shapes, 0, 1, "kernels 3 and 4 against cuBLAS over sgemm_ladder's shapes (gemm_shapes.h)"},
       {"fault", ARG_WORD, &fault, 0, 0, "tile: the kernel's C with one tile summed one term short, which must FAIL"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
@@ -134,7 +137,10 @@ int main(int argc, char **argv) {
   if (!hgemm_smem_parse(smem_word, &s2_layout)) args_fail("-smem=%s: the layouts are pad and plain", smem_word);
   if (fault && strcmp(fault, "tile")) args_fail("-fault=%s: the one fault is tile", fault);
   if (fault && bench) args_fail("-fault is for one kernel's check, not -bench");
+  if (shapes && (fault || bench || args_given(argc, argv, "kernel") || args_given(argc, argv, "smem")))
+    args_fail("-shapes runs kernels 0, 3 and 4 at its own sizes: give it none of -fault, -bench, -kernel, -smem");
   int user_sized = args_given(argc, argv, "M") || args_given(argc, argv, "N") || args_given(argc, argv, "K");
+  if (shapes && user_sized) args_fail("-shapes runs the sizes of gemm_shapes.h: give no -M, -N or -K");
 
   int dev = findCudaDevice(argc, argv);
   char why[256];
@@ -163,6 +169,13 @@ int main(int argc, char **argv) {
   if (bench && has_mma && !has_wgmma) printf("kernel 4 is left out of the table: it %s\n", why4);
   if (bench && has_wgmma && !rows4)
     printf("kernel 4 is left out of the table: TMA needs K and N multiples of 8 (K = %d, N = %d)\n", K, N);
+  if (shapes && !has_mma) return result_skip("-shapes compares kernels 3 and 4 with cuBLAS, and kernel 3 %s", why3);
+  if (shapes) {
+    cublas_setup();
+    int ok = hgemm_shapes_table(steps, bf16, seed, reps, has_wgmma);
+    cublas_teardown();
+    return result_check(ok, "%s", sgemm_failure[0] ? sgemm_failure : "a check failed (see above)");
+  }
   hgemm_memory_check(M, N, K, user_sized);
   if (reference_too_long(dev, M, N, K))
     return result_skip("this GPU has a display watchdog, and the FP64 reference of a %d x %d x %d product may "
@@ -170,7 +183,7 @@ int main(int argc, char **argv) {
                        M, N, K);
   cublas_setup(); // the handle: once, outside every timed region
   hgemm_problem p;
-  hgemm_setup(&p, M, N, K, bf16, seed);
+  hgemm_setup(&p, M, N, K, bf16, seed, 0);
   if (kernel == 2 || bench)
     printf("kernel 2's tiles: -smem=%s, rows of A's tile %d halves, of B's %d (load_matrix_sync's 8 rows a phase: "
            "%d-way and %d-way bank conflicts)\n",

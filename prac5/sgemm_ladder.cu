@@ -65,6 +65,7 @@
 #include "sgemm/k5_double_buffer.cuh"
 #include "sgemm/k6_deep_tiles.cuh"
 #include "sgemm/k7_pipeline.cuh"
+#include "gemm_shapes.h"
 #include "sgemm/k8_shapes.cuh"
 #include "sgemm/oracle.h"
 #include "sgemm/k8_plan.cuh"
@@ -120,18 +121,7 @@ static void bench_keys(void *p, int k, const double *ms, char *prog, size_t npro
            100.0 * ms[0] / ms[k]);
 }
 
-// -shapes: kernels 7 and 8 against cuBLAS over shapes of every kind, M x N x K (C is M x N, the inner length K).
-// Squares; M, N or K small (256) with the others large; long inner lengths with few outputs (split-K's case);
-// odd sizes that no tile divides; the program's default. Step 8's exercise is checked at these shapes too.
-static const int shape_table[][3] = {
-    {256, 256, 256},    {512, 512, 512},    {1000, 999, 1001},  {1024, 1024, 1024}, {1536, 1536, 1536},
-    {2048, 2048, 2048}, {2500, 2500, 2500}, {4096, 4096, 4096}, {8192, 8192, 8192}, {3000, 7000, 5000},
-    {4097, 4093, 4095}, {777, 1555, 3333},  {1999, 2999, 999},  {6000, 3000, 1000}, {256, 8192, 8192},
-    {8192, 256, 8192},  {8192, 8192, 256},  {4096, 4096, 256},  {8192, 1024, 1024}, {1024, 8192, 1024},
-    {8192, 256, 512},   {256, 256, 8192},   {512, 512, 8192},   {1024, 1024, 8192}, {2048, 2048, 8192},
-    {300, 300, 7000},   {1000, 1000, 4000}, {256, 8192, 1024},
-};
-#define NSHAPES ((int)(sizeof(shape_table) / sizeof(shape_table[0])))
+// -shapes: kernels 7 and 8 against cuBLAS over the shapes of gemm_shapes.h (shared with hgemm_ladder)
 
 static int run_shapes_table(int seed, int reps) {
   int ok = 1, worst = -1, measured = 0, dev;

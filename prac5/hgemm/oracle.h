@@ -126,7 +126,7 @@ static void hgemm_fill(hgemm_problem *p, float *h_A, float *h_B, int seed) {
 }
 
 // the inputs on host and device, the FP64 reference, and the reference against the host gold
-static void hgemm_setup(hgemm_problem *p, int M, int N, int K, int bf16, int seed) {
+static void hgemm_setup(hgemm_problem *p, int M, int N, int K, int bf16, int seed, int quiet) {
   memset(p, 0, sizeof(*p));
   p->M = M, p->N = N, p->K = K, p->bf16 = bf16;
   size_t nA = (size_t)M * K, nB = (size_t)K * N, nC = (size_t)M * N;
@@ -144,8 +144,9 @@ static void hgemm_setup(hgemm_problem *p, int M, int N, int K, int bf16, int see
   // Gold treatment, in double, on every row or evenly spaced rows (h_A and h_B hold the rounded values)
   double *gold, *absC, gold_ms;
   int nrows = gold_rows(h_A, h_B, M, N, K, which, &gold, &absC, &gold_ms);
-  printf("C = A B: A %d x %d, B %d x %d (%s), C %d x %d (FP32); gemm_gold %.1f ms (%d of %d rows)\n", M, K, K, N,
-         bf16 ? "BF16" : "FP16", M, N, gold_ms, nrows, M);
+  if (!quiet)
+    printf("C = A B: A %d x %d, B %d x %d (%s), C %d x %d (FP32); gemm_gold %.1f ms (%d of %d rows)\n", M, K, K, N,
+           bf16 ? "BF16" : "FP16", M, N, gold_ms, nrows, M);
 
   // the FP64 reference, from the same values widened to float, checked against the gold
   float *d_A32, *d_B32;
@@ -158,7 +159,7 @@ static void hgemm_setup(hgemm_problem *p, int M, int N, int K, int bf16, int see
   p->o.ref.tau = hgemm_bound_factor(K);
   checkCudaErrors(cudaFree(d_A32));
   checkCudaErrors(cudaFree(d_B32));
-  p->ref_ok = reference_vs_gold(&p->o, which, nrows, gold, absC, 0);
+  p->ref_ok = reference_vs_gold(&p->o, which, nrows, gold, absC, quiet);
   free(h_A);
   free(h_B);
   free(which);

@@ -1,0 +1,68 @@
+/*
+ * hgemm/shapes.cuh -- -shapes: kernels 3 and 4 against cuBLAS over gemm_shapes.h's shapes (sgemm_ladder's -shapes
+ * runs the same), with the check of a single run: each kernel run on a poisoned C and checked against the FP64
+ * reference, then timed (median of reps), and the C its last timed run left checked again. Kernel 4 needs K and N
+ * multiples of 8 (TMA's rows start on 16 bytes); where they are not, its column says k3, as -kernel=4 runs kernel 3
+ * there. The fast column is kernel 4's time where it ran, else kernel 3's. The issue's goal is read at the shapes
+ * whose sides are all 1000 or more: how many reach 70 % of cuBLAS, and the lowest.
+ */
+static int hgemm_shapes_table(const hgemm_step *steps, int bf16, int seed, int reps, int has_wgmma) {
+  int ok = 1, dev, measured = 0, big = 0, big_ok = 0, worst = -1;
+  double logsum = 0.0, worst_pct = 0.0;
+  checkCudaErrors(cudaGetDevice(&dev));
+  printf("\nkernels 3 and 4 against cuBLAS (%s in, FP32 sums and C), median of %d; M x N x K: A is M x K, C is "
+         "M x N\n", bf16 ? "BF16" : "FP16", reps);
+  printf("  %-16s %9s %8s %8s %8s %9s\n", "M x N x K", "cuBLAS ms", "TFLOP/s", "k3 %", "k4 %", "fast ms");
+  for (int i = 0; i < NSHAPES; i++) {
+    int M = shape_table[i][0], N = shape_table[i][1], K = shape_table[i][2];
+    char size[64], k3s[16], k4s[16];
+    snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
+    size_t nAB = (size_t)M * K + (size_t)K * N; // as hgemm_memory_check counts them
+    size_t bytes = nAB * 2 + (size_t)M * N * sizeof(float) + nAB * sizeof(float) + reference_peak_bytes(M, N, K);
+    if (bytes > device_usable_bytes()) {
+      printf("  %-16s SKIP: %.0f MB of A, B, C and the FP64 reference do not fit in this GPU's free memory\n", size,
+             bytes / 1e6);
+      continue;
+    }
+    if (reference_too_long(dev, M, N, K)) {
+      printf("  %-16s SKIP: this GPU has a display watchdog, which the FP64 reference of this product may outlast\n",
+             size);
+      continue;
+    }
+    hgemm_problem p;
+    hgemm_setup(&p, M, N, K, bf16, seed, 1);
+    int k4 = has_wgmma && hgemm_tma_rows_ok(N, K), kernels[3] = {0, 3, k4 ? 4 : -1}, good = p.ref_ok;
+    double ms[3] = {0.0, 0.0, 0.0};
+    for (int j = 0; j < 3; j++) {
+      int k = kernels[j];
+      if (k < 0) continue;
+      good = hgemm_check(k, &steps[k], &p, -1) && good; // a line only if it fails
+      p.run = steps[k].run[bf16];
+      ms[j] = time_median_ms(hgemm_run, &p, 2, reps);
+      good = hgemm_recheck(k, steps[k].name, &p) && good;
+    }
+    ok = ok && good;
+    int fast = k4 ? 2 : 1;
+    double flops = 2.0 * M * N * K, pct = 100.0 * ms[0] / ms[fast];
+    snprintf(k3s, sizeof(k3s), "%.1f", 100.0 * ms[0] / ms[1]);
+    snprintf(k4s, sizeof(k4s), k4 ? "%.1f" : has_wgmma ? "k3" : "-", 100.0 * ms[0] / ms[2]);
+    printf("  %-16s %9.4f %8.2f %8s %8s %9.4f%s\n", size, ms[0], flops / (ms[0] * 1e-3) / 1e12, k3s, k4s, ms[fast],
+           good ? "" : "  (FAILED its check)");
+    char extra[160];
+    snprintf(extra, sizeof(extra), "kernel=%d type=%s TFLOPs=%.2f pct_cublas=%.1f pct_cublas_k3=%.1f", k4 ? 4 : 3,
+             bf16 ? "bf16" : "fp16", flops / (ms[fast] * 1e-3) / 1e12, pct, 100.0 * ms[0] / ms[1]);
+    print_bench("5", k4 ? "hgemm_shapes_k4" : "hgemm_shapes_k3", size, reps, ms[fast], -1.0, NULL, extra);
+    logsum += log(pct / 100.0), measured++;
+    if (worst < 0 || pct < worst_pct) worst = i, worst_pct = pct;
+    if (M >= 1000 && N >= 1000 && K >= 1000) big++, big_ok += pct >= 70.0;
+    hgemm_free(&p);
+  }
+  if (worst < 0) return ok;
+  printf("the fast kernel (4, else 3): geometric mean %.1f %% of cuBLAS over the shapes; the worst %.1f %% at %d x %d "
+         "x %d\n", 100.0 * exp(logsum / measured), worst_pct, shape_table[worst][0], shape_table[worst][1],
+         shape_table[worst][2]);
+  if (big)
+    printf("at the %d shapes with every side 1000 or more, %d at 70 %% of cuBLAS or more (the goal: all of them)\n",
+           big, big_ok);
+  return ok;
+}
