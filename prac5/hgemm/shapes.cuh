@@ -11,7 +11,8 @@ static int hgemm_shapes_table(const hgemm_step *steps, int bf16, int seed, int r
   double logsum = 0.0, worst_pct = 0.0;
   checkCudaErrors(cudaGetDevice(&dev));
   printf("\nkernels 3 and 4 against cuBLAS (%s in, FP32 sums and C), median of %d; M x N x K: A is M x K, C is "
-         "M x N\n", bf16 ? "BF16" : "FP16", reps);
+         "M x N\n",
+         bf16 ? "BF16" : "FP16", reps);
   printf("  %-16s %9s %8s %8s %8s %9s\n", "M x N x K", "cuBLAS ms", "TFLOP/s", "k3 %", "k4 %", "fast ms");
   for (int i = 0; i < NSHAPES; i++) {
     int M = shape_table[i][0], N = shape_table[i][1], K = shape_table[i][2];
@@ -59,7 +60,8 @@ static int hgemm_shapes_table(const hgemm_step *steps, int bf16, int seed, int r
   }
   if (worst < 0) return ok;
   printf("the fast kernel (4, else 3): geometric mean %.1f %% of cuBLAS over the shapes; the worst %.1f %% at %d x %d "
-         "x %d\n", 100.0 * exp(logsum / measured), worst_pct, shape_table[worst][0], shape_table[worst][1],
+         "x %d\n",
+         100.0 * exp(logsum / measured), worst_pct, shape_table[worst][0], shape_table[worst][1],
          shape_table[worst][2]);
   if (big)
     printf("at the %d shapes with every side 1000 or more, %d at 70 %% of cuBLAS or more (the goal: all of them)\n",
