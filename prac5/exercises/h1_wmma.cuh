@@ -1,8 +1,10 @@
 /*
- * exercises/h1_wmma.cuh -- handout step 9, kernel 1 of the tensor-core ladder, to write: WMMA (the solution, and
- * the four calls, in ../hgemm/k1_wmma.cuh). One warp per 16 x 16 tile of C (M x N, FP32), A (M x K) and B (K x N)
- * of T (FP16 or BF16), row-major: A[row][k] is A[row * K + k]. The edge path's staging is written. Until the
- * TODOs are, C is never computed and ./exercises/hgemm_ladder ends RESULT: FAIL (exercise not done: ...).
+ * exercises/h1_wmma.cuh -- handout step 9, kernel 1 of the tensor-core ladder, to write: WMMA. The calls you need
+ * are the handout's list under "Kernel 1: WMMA fragments" (wmma::fragment, fill_fragment, load_matrix_sync,
+ * mma_sync, store_matrix_sync; ../hgemm/k1_wmma.cuh is the solution). One warp per 16 x 16 tile of C (M x N,
+ * FP32), A (M x K) and B (K x N) of T (FP16 or BF16), row-major: A[row][k] is A[row * K + k]. The edge path's
+ * staging is written. Until the TODOs are, C is never computed and ./exercises/hgemm_ladder ends RESULT: FAIL
+ * (exercise not done: ...).
  */
 #pragma nv_diag_suppress 550 // until the TODOs are written the staged tiles are stored but never read
 #define W1_WARPS 4           // a block of 2 x 2 warps: 32 x 32 of C
@@ -17,7 +19,8 @@ __global__ void __launch_bounds__(32 * W1_WARPS)
     int row0 = (blockIdx.y * 2 + warp / 2) * 16, col0 = (blockIdx.x * 2 + warp % 2) * 16; // the warp's tile of C
     if (row0 >= M || col0 >= N) return;
     bool direct = hgemm_tile_direct(M, N, K, row0, col0); // in place, or staged (hgemm/hgemm_host.h)
-    // TODO(step 9): fragments a (matrix_a, 16 x 16 x 16, T, row_major), b (matrix_b) and acc (FP32), acc = 0
+    // TODO(step 9): fragments a (matrix_a, 16 x 16 x 16, T, row_major), b (matrix_b) and acc (FP32), then
+    // acc = 0 by wmma::fill_fragment (the sums start at zero)
     for (int k0 = 0; k0 < K; k0 += 16) {
       if (direct) {
         // TODO(step 9): load a and b in place: where does each tile start, how far apart are its rows (ldm)?

@@ -23,7 +23,8 @@
  *  - C64 (cublasDgemm on the widened inputs) is within gamma64(K) s of the exact product, and s64 of s:
  *    |C - C64| <= tau s64 with tau = gamma(5 ceil(K / 4), 2^-23) + 2 gamma64(K), u64 = 2^-53.
  * The bound grows like K s, and s like K: a kernel that drops one product (|a b| >= 1/16 for these inputs) is
- * caught while 1/16 > tau s, that is up to K of about 1000 (the -fault=tile lines run K = 64).
+ * sure to be caught while 1/16 > 2 tau s (its own sum may be off by up to tau s the other way): up to K = 456 where
+ * s is near K, about 730 where s is a typical 0.39 K (answers Q11). The -fault=tile lines run K = 64.
  */
 #ifndef HGEMM_HOST_H
 #define HGEMM_HOST_H

@@ -1,10 +1,11 @@
 /*
  * hgemm/k1_wmma.cuh -- kernel 1: the tensor cores through WMMA (nvcuda::wmma, mma.h), one warp per 16 x 16
- * tile of C, A and B straight from global memory. The API in four calls, each made by all 32 lanes of the warp
+ * tile of C, A and B straight from global memory. The API in five calls, each made by all 32 lanes of the warp
  * together, on fragments whose layout across the lanes the API hides:
  *   fragment<matrix_a, 16, 16, 16, T, row_major> a;   a 16 x 16 tile of A (M x K), rows along K
  *   fragment<matrix_b, 16, 16, 16, T, row_major> b;   a 16 x 16 tile of B (K x N), rows along N
  *   fragment<accumulator, 16, 16, 16, float> acc;     16 x 16 of C, in FP32
+ *   fill_fragment(acc, 0.0f)      every element of the fragment set to the value: the sum starts at zero
  *   load_matrix_sync(a, p, ldm)   the tile whose first element is at p, row r at p + r ldm: p 32-byte aligned,
  *                                 ldm a multiple of 8 halves (16 bytes)
  *   mma_sync(acc, a, b, acc)      acc += a b: 16 x 16 x 16 multiply-adds on the tensor cores

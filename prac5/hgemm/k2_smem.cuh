@@ -10,7 +10,7 @@
  * Bank conflicts (-smem=; hgemm_smem_ways in hgemm/hgemm_host.h counts them, tests/test_prac5.c checks them).
  * load_matrix_sync of a 16 x 16 half tile at row stride ldm reads it as four 8 x 8 matrices; for FP16, on 7.5 and
  * later, it is an ldmatrix (the SASS's LDSM; for BF16 CUDA 13's mma.h makes generic loads instead, LD.E, which
- * these counts do not describe: step 3's own ldmatrix serves both), which reads one 8 x 8 matrix per phase: 8 rows of
+ * these counts do not describe: kernel 3's own ldmatrix serves both), which reads one 8 x 8 matrix per phase: 8 rows of
  * 16 bytes (4 banks each, starting at bank (2 ldm r / 4) mod 32 for row r). The phase is conflict-free only when the 8
  * rows fall in 8 different groups of 4 banks, that is when the row stride in bytes, 2 ldm, is an odd multiple of 16
  * modulo 128: -smem=plain  A's tile rows 32 halves (64 bytes): rows start at banks 0, 16, 0, 16, ...: 4 rows share each
@@ -20,7 +20,7 @@
  *                28: no conflict, for 25 % (A) and 6 % (B) more shared memory. The default.
  * An XOR swizzle (chunk c of row r stored at chunk c ^ (r mod 8)) is conflict-free and costs no memory, but a
  * swizzled tile's rows are no longer one stride apart, and load_matrix_sync takes one pointer and one ldm for
- * the whole warp: no WMMA call can read it. It needs a row address per lane (ldmatrix itself), step 3.
+ * the whole warp: no WMMA call can read it. It needs a row address per lane (ldmatrix itself), kernel 3.
  * The edges: copies of 16 bytes need every row of A and B to start on a 16-byte boundary (K and N multiples of
  * 8); a chunk is then wholly inside or wholly outside the matrix, and one outside is zero-filled by cp.async.
  * Otherwise (VEC false) each thread loads its 8 halves one by one, zero outside, and stores them: correct at

@@ -73,7 +73,7 @@ static int hgemm_recheck(int k, const char *name, hgemm_problem *p) {
 
 // -fault=tile: the step runs as asked, then the 128 x 128 tile of C that holds (M/2, N/2) is written again by a
 // loop that stops one term short. Each of its elements is off by |A[m][K-1] B[K-1][n]| >= 1/16, which the bound
-// catches while K is short (hgemm/hgemm_host.h: up to about 1000)
+// is sure to catch while K is short (hgemm/hgemm_host.h: up to K = 456)
 static hgemm_fn hgemm_fault_step;
 template <typename T>
 __global__ void hgemm_fault_tile(const T *__restrict__ A, const T *__restrict__ B, float *__restrict__ C, int M, int N,

@@ -1,0 +1,79 @@
+/*
+ * hgemm/k4_host.cuh -- kernel 4's host side (the kernel: hgemm/k4_wgmma.cuh): whether this GPU and binary can run
+ * it (a probe kernel asks the binary), the tensor maps TMA copies by (made once for a problem, not at every timed
+ * launch), and the launch, with kernel 3 where TMA cannot read the rows.
+ */
+// 1 where this build's code for the GPU holds kernel 4 (sm_90a code: H4_CODE), asked of the GPU itself
+__global__ void hgemm_wgmma_probe(int *has) { *has = H4_CODE; }
+
+// can kernel 4 run here? The GPU (or its profile) must be 9.0 with room for the stages, and this binary's code for
+// it must be sm_90a; else 0 with the reason in why
+static int hgemm_wgmma_can_run(int dev, char *why, size_t len) {
+  if (!kernel_can_run(hgemm_wgmma<__half>, dev, 90, "wgmma and TMA", why, len)) return 0;
+  const gpu_limits *g = device_limits(dev);
+  int has = 0, *d_has;
+  checkCudaErrors(cudaMalloc((void **)&d_has, sizeof(int)));
+  hgemm_wgmma_probe<<<1, 1>>>(d_has);
+  getLastCudaError("hgemm_wgmma_probe execution failed");
+  checkCudaErrors(cudaMemcpy(&has, d_has, sizeof(int), cudaMemcpyDeviceToHost));
+  checkCudaErrors(cudaFree(d_has));
+  if (!has)
+    snprintf(why, len,
+             "needs wgmma and setmaxnreg, which only sm_90a code holds (compute capability 9.0 alone): "
+             "this build's code for this GPU (%d.%d) is without them; an ARCH=sm_90 or SMS=\"... 90\" build "
+             "makes it for a 9.0 GPU",
+             g->cc / 10, g->cc % 10);
+  else if (g->smem_block_optin < H4_SMEM)
+    snprintf(why, len, "needs %d KB of shared memory per block: this GPU allows %d KB", H4_SMEM / 1024,
+             g->smem_block_optin / 1024);
+  return has && g->smem_block_optin >= H4_SMEM;
+}
+
+// a 2-D tensor map of a row-major rows x cols matrix of halves at p, boxes of box_rows x box_cols, stored with the
+// 128-byte swizzle, zeros outside the matrix. cuTensorMapEncodeTiled is the driver's: its address is asked of the
+// runtime (cudaGetDriverEntryPointByVersion), so the program needs no -lcuda
+static void h4_tensor_map(CUtensorMap *map, CUtensorMapDataType type, const void *p, int rows, int cols, int box_rows,
+                          int box_cols) {
+  static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
+  if (!encode) {
+    cudaDriverEntryPointQueryResult found;
+    checkCudaErrors(
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !encode) exit(result_fail("the driver has no cuTensorMapEncodeTiled"));
+  }
+  cuuint64_t dim[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, pitch[1] = {(cuuint64_t)cols * 2};
+  cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, step[2] = {1, 1};
+  CUresult r =
+      encode(map, type, 2, (void *)p, dim, pitch, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    exit(result_fail("cuTensorMapEncodeTiled failed (error %d) for a %d x %d matrix", (int)r, rows, cols));
+}
+
+// kernel 4 where TMA can read A and B (rows of 16-byte multiples, 16-byte aligned), else kernel 3 (the runner has
+// said so)
+template <typename T>
+static void run_wgmma(const void *A, const void *B, float *C, int M, int N, int K) {
+  if (!hgemm_tma_rows_ok(N, K) || (uintptr_t)A % 16 || (uintptr_t)B % 16) return run_mma<T>(A, B, C, M, N, K);
+  CUtensorMapDataType type =
+      std::is_same<T, __half>::value ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  // the maps, made once for a problem (a plan: -bench times the kernel, not the driver's encoding)
+  static const void *mA = NULL, *mB = NULL;
+  static int mM, mN, mK;
+  static CUtensorMap ma, mb;
+  if (mA != A || mB != B || mM != M || mN != N || mK != K) {
+    h4_tensor_map(&ma, type, A, M, K, H4_BM, H4_BK); // A: M x K, boxes 128 x 64
+    h4_tensor_map(&mb, type, B, K, N, H4_BK, 64);    // B: K x N, boxes 64 x 64
+    mA = A, mB = B, mM = M, mN = N, mK = K;
+  }
+  static int opted_in = 0;
+  if (!opted_in) {
+    checkCudaErrors(cudaFuncSetAttribute(hgemm_wgmma<__half>, cudaFuncAttributeMaxDynamicSharedMemorySize, H4_SMEM));
+    checkCudaErrors(
+        cudaFuncSetAttribute(hgemm_wgmma<__nv_bfloat16>, cudaFuncAttributeMaxDynamicSharedMemorySize, H4_SMEM));
+    opted_in = 1;
+  }
+  dim3 grid(ceil_div(N, H4_BN), ceil_div(M, H4_BM));
+  hgemm_wgmma<T><<<grid, H4_THREADS, H4_SMEM>>>(ma, mb, C, M, N, K);
+  getLastCudaError("hgemm_wgmma execution failed");
+}
