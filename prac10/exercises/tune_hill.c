@@ -21,12 +21,15 @@ void tune_hill_climb(tune_search *s) {
     for (int moved = 1; moved && !s->stopped;) {
       tune_shuffle_moves(s, order, n, last);
       moved = 0;
-      /* TODO(step 3): try the moves in order[0], order[1], ... For move m = order[i], declare a tune_eval there;
-       *   tune_neighbour(s, cur, m / 2, m % 2 ? 1 : -1, nb, &there)
-       * returns 1 with the neighbour in nb and its evaluation in there, or 0 when there is none that way. Take
-       * the first one whose there.cost is lower than here.cost: copy nb into cur (memcpy), here = there,
-       * last = m, moved = 1, and try no more moves this round (also stop once s->stopped is set: the budget is
-       * spent). The line (void)nb; only keeps the compiler quiet about nb until you use it: delete it. */
+      /* TODO(step 3): one round of the climb: try the moves in the order order[0], order[1], ... (move m changes
+       * variable m / 2 by one value, down when m is even, up when odd). tune_neighbour (tune.h) finds and evaluates
+       * the neighbour of cur one move away (stepping over values that fail): 0 where there is none that way, else 1
+       * with its values in nb and its evaluation in a tune_eval of yours (cost: lower is better). The round ends at
+       * the first neighbour that costs less than here: the climb then stands on it (cur and here say where, and what
+       * it cost), last is the move that got there (the next round tries it first), and moved says that it moved. A
+       * round with no better neighbour changes none of them: a local minimum, and the loop above restarts. Try no
+       * more moves once s->stopped is set (the budget is spent). The line below only keeps the compiler quiet: delete
+       * it. */
       (void)nb;
     }
   }
