@@ -31,6 +31,7 @@ float quad_term(float z, float a, float b, float c);
 void quad_gold(const float *z, size_t n, float a, float b, float c, double *sum, double *sum_abs);
 void quad_gold_partials(const float *z, size_t n, size_t nthreads, float a, float b, float c, double *part,
                         double *part_abs);
+void quad_gold_float_partials(const float *z, size_t n, size_t nthreads, float a, float b, float c, float *part);
 double quad_tolerance(size_t chain, size_t n, double sum_abs);
 
 #ifdef __cplusplus

@@ -41,6 +41,22 @@ void quad_gold_partials(const float *z, size_t n, size_t nthreads, float a, floa
 }
 
 /*
+ * What each of nthreads GPU threads of method 2b (sum_atomic_thread) holds before its atomicAdd: the same terms,
+ * added in a float running sum from 0 in increasing order of index, as that kernel adds them. Bit for bit the
+ * kernel's: the terms are (quad_term), and both sides round each float addition once, to nearest (IEEE 754),
+ * in the same order (nvcc as the workbook builds, without --use_fast_math, reassociates no float additions,
+ * and gcc -std=c11 none). One pass over z in order, thread t's running sum in part[t]: cheap next to the
+ * strided pass above.
+ */
+void quad_gold_float_partials(const float *z, size_t n, size_t nthreads, float a, float b, float c, float *part) {
+  for (size_t t = 0; t < nthreads; t++) part[t] = 0.0f;
+  for (size_t i = 0, t = 0; i < n; i++) {
+    part[t] += quad_term(z[i], a, b, c);
+    if (++t == nthreads) t = 0;
+  }
+}
+
+/*
  * How far a sum may be from the gold's. The terms are exact, so only the additions round: a float running sum
  * of `chain` terms is within chain*u of the exact sum, relative to the sum of the absolute values (u = 2^-24,
  * the standard recursive-summation bound, with 0.1 % for its second-order part), and a double sum of n

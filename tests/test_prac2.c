@@ -2,6 +2,7 @@
  * test_prac2.c -- CPU tests of practical 2's gold routines: the path model on hand-checked inputs, the two
  * layouts, the edge-path bound, the path-by-path comparison, the independent generator and the statistics.
  */
+#include <string.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -260,6 +261,23 @@ TEST(quad_float_sums_within_tolerance) {
   CHECK_NEAR(sum / NZ, a + c, 4.0 * sqrt((2.0 * a * a + b * b) / NZ)); /* E = a + c, Var = 2a^2 + b^2 */
 }
 
+/* method 2b's reference partial sums: bit for bit the kernel's strided loop (thread t adds terms t, t + T, ...
+ * in a float from 0), at a size the thread count does not divide */
+TEST(quad_float_partials_are_the_strided_loop) {
+  enum { N = 10007, T = 37 };
+  static float z[N], part[T];
+  unsigned s = 12345u;
+  for (int i = 0; i < N; i++) s = s * 1664525u + 1013904223u, z[i] = ((int)(s >> 9) - (1 << 22)) / (float)(1 << 21);
+  quad_gold_float_partials(z, N, T, 1.0f, 2.0f, 3.0f, part);
+  int same = 1;
+  for (int t = 0; t < T; t++) {
+    float loop = 0.0f;
+    for (int i = t; i < N; i += T) loop += quad_term(z[i], 1.0f, 2.0f, 3.0f);
+    same = same && memcmp(&loop, &part[t], sizeof(float)) == 0;
+  }
+  CHECK(same);
+}
+
 int main(void) {
   RUN(one_step_by_hand);
   RUN(two_steps_by_hand);
@@ -274,5 +292,6 @@ int main(void) {
   RUN(zscore_by_hand);
   RUN(quad_gold_by_hand);
   RUN(quad_float_sums_within_tolerance);
+  RUN(quad_float_partials_are_the_strided_loop);
   return test_summary();
 }

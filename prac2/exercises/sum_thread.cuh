@@ -5,7 +5,8 @@
  * Fill in the place marked TODO(step 5), then `make exercises/prac2_quad && ./exercises/prac2_quad`, and
  * again with -n=7, where most threads have no term. Until it is right the program ends RESULT: FAIL
  * (exercise not done: ...): the partial sums start as NaN and are checked thread by thread against the
- * CPU's, and method 2b, which is checked against the sum of those partial sums, fails with them. quad(z) is the program's, above the place this file is included.
+ * CPU's. The other methods are checked on their own, so only method 1 fails. quad(z) is the program's,
+ * above the place this file is included.
  */
 
 // 1. thread tid takes z[tid], z[tid + nthreads], ...: at each step a warp reads 32 consecutive floats.
@@ -13,7 +14,8 @@
 // through d_z, however long n is), and tid = threadIdx.x + blockDim.x * blockIdx.x as in practical 1.
 __global__ void sum_thread(const float *d_z, long long n, float *d_part) {
   // TODO(step 5): add up quad() of this thread's share of d_z (the lines above say which elements) in a
-  // float held in a register, in increasing order of index, as the gold does, then store the one partial
-  // sum in d_part at this thread's place in the grid. Every thread stores its sum, 0 if it has no terms: an
-  // early return leaves NaN there (try -n=7). n may pass 2^31: keep indices in long long.
+  // float held in a register, then store the one partial sum in d_part at this thread's place in the grid.
+  // Any order of the additions passes: the check allows for the rounding of a float sum of this length.
+  // Every thread stores its sum, 0 if it has no terms: an early return leaves NaN there (try -n=7). n may
+  // pass 2^31: keep indices in long long.
 }
