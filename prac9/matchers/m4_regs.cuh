@@ -15,7 +15,8 @@
 #endif
 
 // count[j] += (x == w), as one compare and one increment under its predicate: `c += x == w` in C becomes a compare,
-// an add into a spare register and a select, 3 instructions where 2 do (the SASS: ISETP, then @P VIADD)
+// an add into a spare register and a move back under the predicate, 3 instructions where 2 do (the SASS: ISETP,
+// then @P VIADD)
 __device__ __forceinline__ void count_equal(unsigned &count, unsigned x, unsigned w) {
   asm("{\n\t.reg .pred p;\n\tsetp.eq.u32 p, %1, %2;\n\t@p add.u32 %0, %0, 1;\n\t}" : "+r"(count) : "r"(x), "r"(w));
 }
