@@ -13,9 +13,9 @@
  *    until the loop has returned (work_streaming2.cuh, the gate); a copy that waits for the GPU holds the loop
  *    until the hold gives up, after 5 s (not checked under CUDA_LAUNCH_BLOCKING=1, where every launch waits).
  * Not caught: copies queued on stream 0 (cudaMemcpyAsync(..., 0)) from pinned memory return at once and come out
- * right, but the legacy default stream then makes every chunk wait for the one before: the "x from the overlap"
- * line shows it. Holding s[0] alone and asking s[1]'s chunk to finish meanwhile would catch it, and fail right
- * code wherever two streams share a hardware queue (CUDA_DEVICE_MAX_CONNECTIONS=1), so the program does not.
+ * right, but the legacy default stream then makes every chunk wait for the one before: the gain line's "from the
+ * overlap" factor shows it. Holding s[0] alone and asking s[1]'s chunk to finish meanwhile would catch it, and fail
+ * right code wherever two streams share a hardware queue (CUDA_DEVICE_MAX_CONNECTIONS=1), so the program does not.
  */
 // TODO(step 2): page-locked (pinned) host memory, which the copy engines read and write directly, so that a copy
 // from or to it can be queued: cudaMallocHost((void **)h, bytes). Return its error code. Change h_data_free with
