@@ -3,7 +3,7 @@
  *
  * checkCudaErrors() wraps each CUDA call; getLastCudaError() follows each launch (helper_cuda.h).
  * Run the error injection again and see the difference:
- *   ./prac1b -nblocks=2000 -nthreads=4000      -> the launch error, named at the launch line, RESULT: FAIL
+ *   ./prac1b -nblocks=2000 -nthreads=4000      -> the launch error, named by the check after the launch, RESULT: FAIL
  * (the error's wording depends on the toolkit and driver: the handout shows what CUDA 13 prints).
  * Then try -printf: the kernel prints from every thread, and the order of the lines tells you
  * something about how warps and blocks are scheduled (printf output is flushed at the next sync).

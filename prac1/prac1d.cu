@@ -6,8 +6,8 @@
  * block has threads with nothing to do, and the `if (tid < n)` guard keeps them from writing past z.
  * z has nthreads spare elements past its end, poisoned, and a run that wrote any of them FAILs.
  * Try -n=1000 -nthreads=1000, -n=1 and a block size that is not a multiple of 32.
- * Once the result is right the kernel is timed (the median of REPS launches) and its bandwidth printed:
- * vary -nthreads (32, 100, 256, 1024) at a size far larger than the L2 cache, -n=100000000, and compare.
+ * Once right, the kernel is timed (the median of REPS samples, each a batch of launches: timing.h) and its
+ * bandwidth printed: vary -nthreads (32, 100, 256, 1024) at -n=100000000, far larger than the L2, and compare.
  *   nvcc -O3 -arch=native -I../common prac1d.cu vector_add_gold.c -o prac1d
  */
 #define COURSE_STEPS "practical 1, workbook step 6 (course step 6, which the course does in prac1b)"
@@ -22,7 +22,7 @@
 
 #include "prac1_gold.h"
 
-#define REPS 20 // timed launches; their median is printed
+#define REPS 20 // timed samples (a short kernel's is a batch of launches, timing.h); their median is printed
 
 // one thread per element; the last block may be partly idle
 __global__ void add_vectors(const float *x, const float *y, float *z, int n) {

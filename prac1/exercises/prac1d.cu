@@ -1,8 +1,8 @@
 /*
  * exercises/prac1d.cu -- practical 1, step 6: write the vector addition z = x + y yourself.
  *
- * The finished program is ../prac1d.cu: try first. Fill in the places marked TODO(step 6) (the kernel's
- * body, x and y on the device, the number of blocks and the launch), then
+ * The finished program is ../prac1d.cu: try the exercise before you open it. Fill in the places marked
+ * TODO(step 6) (the kernel's body, x and y on the device, the number of blocks and the launch), then
  * `make exercises/prac1d && ./exercises/prac1d`.
  * Until they are right it ends RESULT: FAIL (exercise not done: ...): z starts as NaN, and the gold
  * comparison fails every element your kernel does not write correctly.
@@ -13,8 +13,8 @@
  * z has nthreads spare elements past its end, poisoned, so a kernel without the guard is caught: the run
  * FAILs naming the elements past z's end it wrote (compute-sanitizer also reports its reads past x and y).
  * Try -n=1000 -nthreads=1000, -n=1 and a block size that is not a multiple of 32.
- * Once the result is right the kernel is timed (the median of REPS launches) and its bandwidth printed:
- * vary -nthreads (32, 100, 256, 1024) at a size far larger than the L2 cache, -n=100000000, and compare.
+ * Once right, the kernel is timed (the median of REPS samples, each a batch of launches: timing.h) and its
+ * bandwidth printed: vary -nthreads (32, 100, 256, 1024) at -n=100000000, far larger than the L2, and compare.
  *   nvcc -O3 -arch=native -DEXERCISE -I. -I../common exercises/prac1d.cu vector_add_gold.c -o exercises/prac1d
  */
 #define COURSE_STEPS "practical 1, workbook step 6 (course step 6, which the course does in prac1b)"
@@ -30,7 +30,7 @@
 
 #include "prac1_gold.h"
 
-#define REPS 20 // timed launches; their median is printed
+#define REPS 20 // timed samples (a short kernel's is a batch of launches, timing.h); their median is printed
 
 // one thread per element; the last block may be partly idle
 __global__ void add_vectors(const float *x, const float *y, float *z, int n) {
