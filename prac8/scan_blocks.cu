@@ -1,7 +1,8 @@
 /*
  * scan_blocks.cu -- practical 8, steps 3 to 5: an exclusive scan of any number of elements with many thread
  * blocks, both ways of lecture 4, and CUB's scan beside them on the same arrays. One step a file:
- *   -kernel=0  cub::DeviceScan::ExclusiveSum, temporary storage allocated once        scans/s0_cub.cuh
+ *   -kernel=0  cub::DeviceScan::ExclusiveSum; -bench times it with an int and a long long count, the faster
+ *              is the peer; temporary storage allocated once                           scans/s0_cub.cuh
  *   -kernel=1  scan_three (step 3): three kernels, the tile totals scanned recursively  scans/s1_three.cuh
  *   -kernel=2  scan_lookback (step 4): one kernel, an atomic ticket, decoupled look-back scans/s2_lookback.cuh
  *              -walk=warp (the default, step 4b): warp 0 looks back 32 tiles per round;
@@ -53,10 +54,11 @@
 
 // the largest N: 2^29 elements (2 GiB an array; the gold needs 4 GiB more on the host)
 #define MAX_N (1LL << 29)
+static_assert(MAX_N <= 2147483647LL, "CUB's int call (scans/s0_cub.cuh) must take every N");
 
-// (-walk=lane puts step 4a's one-lane walk, scan_lookback_lane, in kernel 2's place)
-static const char *method_name[4] = {"cub_scan", "scan_three", "scan_lookback", "scan_lookback_fixed"};
-static timed_fn method_fn[4] = {run_cub, run_three, run_lookback, run_lookback_fixed};
+// (-walk=lane puts step 4a's one-lane walk, scan_lookback_lane, in kernel 2's place; 4, CUB's int call: -bench)
+static const char *method_name[5] = {"cub_scan", "scan_three", "scan_lookback", "scan_lookback_fixed", "cub_scan_int"};
+static timed_fn method_fn[5] = {run_cub, run_three, run_lookback, run_lookback_fixed, run_cub_int};
 
 // has a look-back given up waiting (SPIN_LIMIT)?
 static int lookback_gave_up(const scan_plan *p) {
@@ -66,27 +68,33 @@ static int lookback_gave_up(const scan_plan *p) {
 }
 
 // -bench, through common/ladder.h: each method's verdict on its first call (the bench runs only once all
-// passed), and what its timed runs left, checked the same way
+// passed), and what its timed runs left, checked the same way. The ladder's step k is method[k]: CUB's two
+// calls first, then the faster of them stays as step 0, the peer, and the other leaves the table
 typedef struct {
   scan_plan *p;
   scan_oracle *o;
-  int first_ok[4];
+  int first_ok[5];
+  int method[5];
 } scan_bench;
-static int first_verdict(void *ctx, int k) { return ((const scan_bench *)ctx)->first_ok[k]; }
+static int first_verdict(void *ctx, int k) { return ((scan_bench *)ctx)->first_ok[((scan_bench *)ctx)->method[k]]; }
 // what the last timed run left, against the gold; then poisoned, so that a step whose timed runs wrote nothing
 // cannot pass on the output of the step before
 static int recheck_timed(void *ctx, int k) {
   scan_bench *b = (scan_bench *)ctx;
   char name[64];
-  snprintf(name, sizeof(name), "%s (after the timed runs)", method_name[k]);
-  int ok = scan_check_output(b->o, b->p->d_out, k == 3, name, -1.0);
+  int m = b->method[k];
+  snprintf(name, sizeof(name), "%s (after the timed runs)", method_name[m]);
+  int ok = scan_check_output(b->o, b->p->d_out, m == 3, name, -1.0);
   checkCudaErrors(cudaMemset(b->p->d_out, 0xff, b->p->n * 4));
   return ok;
 }
-static void run_method(void *ctx, int k) { method_fn[k](((scan_bench *)ctx)->p); }
+static void run_method(void *ctx, int k) { method_fn[((scan_bench *)ctx)->method[k]](((scan_bench *)ctx)->p); }
+// prog=cub_scan is the peer (step 0) whichever count won: offset= says which
 static void bench_keys(void *ctx, int k, const double *ms, char *prog, size_t nprog, char *extra, size_t nextra) {
-  snprintf(prog, nprog, "%s", method_name[k]);
-  snprintf(extra, nextra, "type=%s x_cub=%.3f", ((const scan_bench *)ctx)->p->is_int ? "int" : "float", ms[0] / ms[k]);
+  const scan_bench *b = (const scan_bench *)ctx;
+  int len = snprintf(extra, nextra, "type=%s x_cub=%.3f", b->p->is_int ? "int" : "float", ms[0] / ms[k]);
+  snprintf(prog, nprog, "%s", method_name[k == 0 ? 0 : b->method[k]]);
+  if (k == 0) snprintf(extra + len, nextra - len, " offset=%d", b->method[0] == 4 ? 32 : 64);
 }
 
 int main(int argc, char **argv) {
@@ -186,12 +194,12 @@ int main(int argc, char **argv) {
   checkCudaErrors(cudaMemset(p.d_status, 0, sizeof(unsigned long long) * nwords)); // epoch 0: nothing published
   checkCudaErrors(cudaMalloc((void **)&p.d_error, sizeof(int)));
   checkCudaErrors(cudaMemset(p.d_error, 0, sizeof(int)));
-  run_cub(&p); // the first call only asks for the size of CUB's temporary storage
+  p.cub_temp_bytes = cub_temp_size(&p); // CUB's two calls, asked for their sizes only: the larger, allocated once
   checkCudaErrors(cudaMalloc(&p.d_cub_temp, p.cub_temp_bytes));
 
-  // each method on poisoned output, against the gold (-bench: all four, the table's rows)
-  int first = (kernel < 0 || bench) ? 0 : kernel, last = (kernel < 0 || bench) ? 3 : kernel;
-  scan_bench b = {&p, &o, {0, 0, 0, 0}};
+  // each method on poisoned output, against the gold (-bench: all four, and CUB's int call)
+  int first = (kernel < 0 || bench) ? 0 : kernel, last = bench ? 4 : (kernel < 0) ? 3 : kernel;
+  scan_bench b = {&p, &o, {0, 0, 0, 0, 0}, {4, 0, 1, 2, 3}}; // (the ladder's order: CUB's int call first)
   for (int k = first; k <= last; k++) {
     checkCudaErrors(cudaMemset(p.d_out, 0xff, bytes)); // poison: NaN (floats), -1 (ints)
     event_timer t = event_timer_start();
@@ -236,20 +244,29 @@ int main(int argc, char **argv) {
     bench_ref ref = bench_reference(dev, moved, reps);
     char size[32];
     snprintf(size, sizeof(size), "%zu", N);
+    const char *names[5];
+    for (int k = 0; k < 5; k++) names[k] = method_name[b.method[k]];
     ladder L;
     memset(&L, 0, sizeof(L));
-    L.nsteps = 4, L.names = method_name, L.ctx = &b, L.check = first_verdict, L.recheck = recheck_timed;
+    L.nsteps = 5, L.names = names, L.ctx = &b, L.check = first_verdict, L.recheck = recheck_timed;
     L.run = run_method;
     L.warmup = 3, L.reps = reps, L.bytes = moved, L.ref = &ref, L.prac = "8", L.size = size;
     L.bench_keys = bench_keys;
-    double ms[4];
-    int passed[4];
+    double ms[5];
+    int passed[5];
     checkCudaErrors(cudaMemset(p.d_out, 0xff, bytes)); // (see recheck_timed)
     ladder_check_and_time(&L, ms, passed);
+    int peer = ms[1] < ms[0]; // CUB's faster call becomes step 0, cub_scan in the table; the other leaves it
+    printf("CUB's peer: num_items %s, the faster call (an int: %.4f ms, a long long: %.4f ms)\n",
+           peer ? "a long long, 64-bit offsets" : "an int, 32-bit offsets", ms[0], ms[1]);
+    b.method[0] = b.method[peer], ms[0] = ms[peer];
+    for (int k = 1; k < 4; k++) b.method[k] = b.method[k + 1], ms[k] = ms[k + 1];
+    L.nsteps = 4;
     for (int k = 0; k <= 3; k++) { // the table: this program's own rows
       double GBps = moved / (ms[k] * 1e-3) / 1e9;
-      printf("%-20s %.4f ms, %.1f GB/s = %.1f%% of the copy (%.1f GB/s), %.2fx CUB's speed\n", method_name[k], ms[k],
-             GBps, 100.0 * GBps / ref.copy_GBps, ref.copy_GBps, ms[0] / ms[k]);
+      printf("%-20s %.4f ms, %.1f GB/s = %.1f%% of the copy (%.1f GB/s), %.2fx CUB's speed\n",
+             method_name[k == 0 ? 0 : b.method[k]], ms[k], GBps, 100.0 * GBps / ref.copy_GBps, ref.copy_GBps,
+             ms[0] / ms[k]);
     }
     ladder_bench_lines(&L, ms);
     if (lookback_gave_up(&p))
