@@ -49,6 +49,7 @@
 #else
 #include "laplace3d_kernel_new.h"
 #endif
+#include "laplace3d_pad.h" // step 6: the row pitch and the copies of padded rows, as in laplace3d.cu
 
 // everything one launch needs, for the timing helpers
 typedef struct {
@@ -101,7 +102,7 @@ int main(int argc, char **argv) {
     args_fail("a %d x %d x %d grid has %lld points, more than 2^35", NX, NY, NZ, (long long)NX * NY * NZ);
   if ((long long)bx * by * bz > 1024)
     args_fail("a %dx%dx%d block has %lld threads, more than 1024", bx, by, bz, (long long)bx * by * bz);
-  int pitch = pad ? (NX + 31) / 32 * 32 : NX; // step 6: every row starts on a 128-byte boundary
+  int pitch = row_pitch(NX, pad); // step 6: with -pad every row starts on a 128-byte boundary
 
   int dev = findCudaDevice(argc, argv);
   size_t npoints = (size_t)NX * NY * NZ;
@@ -131,13 +132,10 @@ int main(int argc, char **argv) {
 
   // copy u1 to device; padded rows go row by row (cudaMemcpy2D), the padding zeroed first
   event_timer t = event_timer_start();
-  if (pitch == NX) {
+  if (!pad)
     checkCudaErrors(cudaMemcpy(d_u1, h_u1, bytes, cudaMemcpyHostToDevice));
-  } else {
-    checkCudaErrors(cudaMemset(d_u1, 0, dbytes));
-    checkCudaErrors(cudaMemcpy2D(d_u1, pitch * sizeof(float), h_u1, NX * sizeof(float), NX * sizeof(float),
-                                 (size_t)NY * NZ, cudaMemcpyHostToDevice));
-  }
+  else
+    copy_in_padded(d_u1, h_u1, NX, NY, NZ, pitch);
   float milli = event_timer_stop(&t), ms_in = milli;
   printf("\nCopy u1 to device: %.1f (ms) \n", milli);
 
@@ -174,11 +172,10 @@ int main(int argc, char **argv) {
 
   // copy u1 (the last result) back to the host
   t = event_timer_start();
-  if (pitch == NX)
+  if (!pad)
     checkCudaErrors(cudaMemcpy(h_u2, d_u1, bytes, cudaMemcpyDeviceToHost));
   else
-    checkCudaErrors(cudaMemcpy2D(h_u2, NX * sizeof(float), d_u1, pitch * sizeof(float), NX * sizeof(float),
-                                 (size_t)NY * NZ, cudaMemcpyDeviceToHost));
+    copy_out_padded(h_u2, d_u1, NX, NY, NZ, pitch);
   float ms_out = event_timer_stop(&t);
   printf("\nCopy u2 to host: %.1f (ms) \n", ms_out);
 
@@ -216,8 +213,10 @@ int main(int argc, char **argv) {
     bench_report(&ref, "3", "laplace3d_new", size, launch_laplace3d_new, &a, reps, moved, extra);
     // each timed run was one sweep from u1 (the checked result above, equal to the gold's h_u1) into u2: u2 must
     // be exactly one more gold sweep of it
-    checkCudaErrors(cudaMemcpy2D(h_u2, NX * sizeof(float), d_u2, pitch * sizeof(float), NX * sizeof(float),
-                                 (size_t)NY * NZ, cudaMemcpyDeviceToHost));
+    if (!pad)
+      checkCudaErrors(cudaMemcpy(h_u2, d_u2, bytes, cudaMemcpyDeviceToHost));
+    else
+      copy_out_padded(h_u2, d_u2, NX, NY, NZ, pitch);
     Gold_laplace3d(NX, NY, NZ, h_u1, h_u3);
     compare_float(h_u2, h_u3, npoints, 0.0, 0.0, &st);
     gold_report("u after the timed sweeps", &st);

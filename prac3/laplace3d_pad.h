@@ -4,8 +4,8 @@
  * A row of a 511^3 grid is 2044 bytes, so most rows start part-way into a 128-byte line, and a warp's 32
  * loads of one row touch two lines. Padding every row to a multiple of 32 floats (the pitch) starts each on
  * a line boundary; the kernel indexes i + j*pitch + k*pitch*NY, and the copies move NX floats of each row
- * into rows `pitch` floats apart (cudaMemcpy2D). Used by laplace3d -pad, and by laplace3d_fast
- * (laplace3d_ladder.cu), whose rows are always padded (laplace3d_tb's never are). The exercise
+ * into rows `pitch` floats apart (cudaMemcpy2D). Used by laplace3d -pad and laplace3d_new -pad, and by
+ * laplace3d_fast (laplace3d_ladder.cu), whose rows are always padded (laplace3d_tb's never are). The exercise
  * (exercises/laplace3d_pad.h) is this file, to write.
  */
 #include "helper_cuda.h" // checkCudaErrors
@@ -20,8 +20,9 @@ static inline void copy_in_padded(float *d, const float *h, int NX, int NY, int 
     checkCudaErrors(cudaMemcpy(d, h, (size_t)NX * NY * NZ * sizeof(float), cudaMemcpyHostToDevice));
     return;
   }
-  // the padding alone (pitch - NX floats at the end of each row): zeroing the whole array would also hide a
-  // row the copy missed, whose zeros could pass for the grid's zero interior
+  // the padding alone (pitch - NX floats at the end of each row), which laplace3d_fast's float4 loads read:
+  // zeroing the whole array would also hide a point the copy missed, whose 0 could pass for the grid's zero
+  // interior (laplace3d checks that the padding reads 0)
   checkCudaErrors(cudaMemset2D(d + NX, pitch * sizeof(float), 0, (size_t)(pitch - NX) * sizeof(float),
                                (size_t)NY * NZ));
   checkCudaErrors(cudaMemcpy2D(d, pitch * sizeof(float), h, NX * sizeof(float), NX * sizeof(float),

@@ -9,7 +9,8 @@
  *   ./exercises/laplace3d_pad -nx=67 -ny=35 -nz=19
  *   ./exercises/laplace3d_pad -nx=511 -ny=511 -nz=511
  * Until they are right the program ends RESULT: FAIL (exercise not done: ...): the GPU's u is compared with
- * the gold's point by point, and the pitch must start every row on a 128-byte boundary.
+ * the gold's point by point, the pitch must start every row on a 128-byte boundary, and the padding must read
+ * 0 once copy_in_padded has run.
  */
 #include "helper_cuda.h" // checkCudaErrors
 
@@ -29,10 +30,12 @@ static inline void copy_in_padded(float *d, const float *h, int NX, int NY, int 
   // of the NY*NZ rows, so starting at d + NX:
   //   cudaMemset2D(start, pitch in bytes, value, width in bytes, number of rows)
   // Why zero it at all? GPU_laplace3d never reads the padding, but laplace3d_fast, which uses the finished
-  // file, loads whole float4s, padding included, so it must hold a value that was written
-  // (compute-sanitizer's initcheck, in make sanitize, reports reads of memory nothing wrote). Zeroing all of d
-  // instead would wipe the poison, and a row your copy missed would then hold zeros, which the grid's interior
-  // starts as. Then copy the rows:
+  // file (no poison line there), loads whole float4s, padding included, so it must hold a value that was
+  // written (compute-sanitizer's initcheck, in make sanitize, reports reads of memory nothing wrote). Here
+  // the poison line has already written it, with NaN, so laplace3d.cu checks instead that the padding reads 0
+  // after this function: leave the memset out and the run fails. Zeroing all of d instead would wipe the
+  // poison, and a point your copy missed would then hold 0, which the grid's interior starts as. Then copy
+  // the rows:
   //   cudaMemcpy2D(dst, dst pitch in bytes, src, src pitch in bytes, row width in bytes, number of rows, kind)
   (void)h;
   (void)NX;
