@@ -11,10 +11,11 @@
  *
  * Each tolerance is a worst-case bound, per element, relative to s = |A| |B| (the sum of the terms' sizes):
  *   rounding both inputs to a format of unit roundoff u_in   (2 u_in + u_in^2) s
- *   K products added in float                                gamma(K) s, gamma(K) = K u / (1 - K u)
+ *   K products added in float                                (1 + u_in)^2 gamma(K) s, gamma(K) = K u / (1 - K u)
  * with u = 2^-24 on CUDA cores, and u = 2^-23 on the tensor cores, whose adders truncate (Fasi, Higham,
  * Mikaitis, Pranesh, "Numerical behavior of NVIDIA tensor cores", PeerJ CS 2021). TF32 takes u_in = 2^-10
- * in case the conversion truncates too. The measured errors sit far below these bounds (errors of random
+ * in case the conversion truncates too. The factor (1 + u_in)^2: the sums add products of the rounded inputs,
+ * each up to (1 + u_in)^2 |a||b|. The measured errors sit far below these bounds (errors of random
  * sign add like a random walk, about sqrt(K) u, not K u): the table shows both.
  *
  * Older GPUs (the handout's step 2 says the same): tensor cores multiply FP16 from compute capability 7.0, but
@@ -220,7 +221,7 @@ int main(int argc, char **argv) {
       gold_report(extra, &st_timed);
     }
   }
-  printf("(s = max |A| |B| = %.4g; tolerance = (2 u_in + u_in^2) s + gamma(K) s with the u of each row, "
+  printf("(s = max |A| |B| = %.4g; tolerance = (2 u_in + u_in^2) s + (1 + u_in)^2 gamma(K) s with the u of each row, "
          "see the header comment)\n",
          smax);
   print_older_gpu_note(dev);
