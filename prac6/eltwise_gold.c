@@ -64,7 +64,8 @@ static int8_t wrap8(int v) { /* two's complement mod 256, stated so rather than 
   return (int8_t)(w < 128 ? w : w - 256);
 }
 
-/* max and min propagate NaN and order -0 below +0 (IEEE 754-2019 maximum/minimum, torch.maximum) */
+/* max and min propagate NaN and order -0 below +0: IEEE 754-2019's maximum and minimum (clause 9.6). Not
+ * torch.maximum's rule: PyTorch promises nothing about a zero's sign (on the CPU, maximum(-0., +0.) can be -0) */
 static float max_f(float a, float b) {
   if (isnan(a) || isnan(b)) return NAN;
   return (a > b || (a == b && !signbit(a))) ? a : b;
