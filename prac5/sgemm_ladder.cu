@@ -138,16 +138,7 @@ static int run_shapes_table(int seed, int reps) {
     snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
     // A, B (and B padded), C, and the FP64 reference at its peak, while it is made
     size_t bytes = ((size_t)M * K + 2 * (size_t)K * N + (size_t)M * N) * sizeof(float) + reference_peak_bytes(M, N, K);
-    if (bytes > device_usable_bytes()) {
-      printf("  %-16s SKIP: %.0f MB of A, B, C and the FP64 reference do not fit in this GPU's free memory\n", size,
-             bytes / 1e6);
-      continue;
-    }
-    if (reference_too_long(dev, M, N, K)) {
-      printf("  %-16s SKIP: this GPU has a display watchdog, which the FP64 reference of this product may outlast\n",
-             size);
-      continue;
-    }
+    if (!shape_fits(dev, size, bytes, M, N, K)) continue;
     sgemm_problem p;
     problem_setup(&p, M, N, K, seed, 0, 1);
     int ok7 = check_step(7, &steps[7], &p.call, &p.o, -1), ok8 = check_step(8, &steps[8], &p.call, &p.o, -1);

@@ -20,16 +20,7 @@ static int hgemm_shapes_table(const hgemm_step *steps, int bf16, int seed, int r
     snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
     size_t nAB = (size_t)M * K + (size_t)K * N; // as hgemm_memory_check counts them
     size_t bytes = nAB * 2 + (size_t)M * N * sizeof(float) + nAB * sizeof(float) + reference_peak_bytes(M, N, K);
-    if (bytes > device_usable_bytes()) {
-      printf("  %-16s SKIP: %.0f MB of A, B, C and the FP64 reference do not fit in this GPU's free memory\n", size,
-             bytes / 1e6);
-      continue;
-    }
-    if (reference_too_long(dev, M, N, K)) {
-      printf("  %-16s SKIP: this GPU has a display watchdog, which the FP64 reference of this product may outlast\n",
-             size);
-      continue;
-    }
+    if (!shape_fits(dev, size, bytes, M, N, K)) continue;
     hgemm_problem p;
     hgemm_setup(&p, M, N, K, bf16, seed, 1);
     int k4 = has_wgmma && hgemm_tma_rows_ok(N, K), kernels[3] = {0, 3, k4 ? 4 : -1}, good = p.ref_ok;

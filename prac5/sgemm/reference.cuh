@@ -119,6 +119,22 @@ static int reference_too_long(int dev, int M, int N, int K) {
   return timeout && (double)M * N * K > REF_WATCHDOG_MACS;
 }
 
+// -shapes (both ladders): whether a shape that needs bytes of device memory, with its reference, can run here;
+// if not, its row says why (the table's first column, size) and 0
+static int shape_fits(int dev, const char *size, size_t bytes, int M, int N, int K) {
+  if (bytes > device_usable_bytes()) {
+    printf("  %-16s SKIP: %.0f MB of A, B, C and the FP64 reference do not fit in this GPU's free memory\n", size,
+           bytes / 1e6);
+    return 0;
+  }
+  if (reference_too_long(dev, M, N, K)) {
+    printf("  %-16s SKIP: this GPU has a display watchdog, which the FP64 reference of this product may outlast\n",
+           size);
+    return 0;
+  }
+  return 1;
+}
+
 static int ref_grid(size_t n) { return (int)(n / REF_THREADS + 1 < REF_BLOCKS ? n / REF_THREADS + 1 : REF_BLOCKS); }
 
 // C64 = A B and s64 = |A| |B| in double, by cublasDgemm on the ladder's handle (sgemm/k0_cublas.cuh: made once,
