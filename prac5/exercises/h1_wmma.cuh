@@ -19,8 +19,9 @@ __global__ void __launch_bounds__(32 * W1_WARPS)
     int row0 = (blockIdx.y * 2 + warp / 2) * 16, col0 = (blockIdx.x * 2 + warp % 2) * 16; // the warp's tile of C
     if (row0 >= M || col0 >= N) return;
     bool direct = hgemm_tile_direct(M, N, K, row0, col0); // in place, or staged (hgemm/hgemm_host.h)
-    // TODO(step 9): fragments a (matrix_a, 16 x 16 x 16, T, row_major), b (matrix_b) and acc (FP32), then
-    // acc = 0 by wmma::fill_fragment (the sums start at zero)
+    // TODO(step 9): fragments a (matrix_a, 16 x 16 x 16, T, row_major), b (matrix_b, 16 x 16 x 16, T, row_major:
+    // B is K x N, row-major too) and acc (accumulator, 16 x 16 x 16, float, and no layout argument: it is given
+    // at the store), then acc = 0 by wmma::fill_fragment (the sums start at zero)
     for (int k0 = 0; k0 < K; k0 += 16) {
       if (direct) {
         // TODO(step 9): load a and b in place: where does each tile start, how far apart are its rows (ldm)?
