@@ -10,7 +10,7 @@
  *              a 64 x 64 warp tile, XOR-swizzled tiles, 3 or 4 stages (h3_stages; the default from 8.0 on)
  *   -kernel=4  Hopper (9.0, sm_90a code): wgmma on a warpgroup, tiles by   hgemm/k4_wgmma.cuh
  *              TMA, mbarriers, 4 stages, a producer warpgroup and two consumers; where K or N is not a multiple
- *              of 8 (rows TMA cannot read) kernel 3 runs instead, said in one line
+ *              of 8 (rows TMA cannot read) kernel 3 runs instead, said in one line; host side in      hgemm/k4_host.cuh
  * The tensor cores multiply FP16 from compute capability 7.0 and BF16 from 8.0, and kernel 3's m16n8k16 needs 8.0
  * in either type: -type=bf16 and -kernel=3 SKIP, with their reason, where this binary's code for the GPU (or the
  * GPU) is older than 8.0; there the default is kernel 2, and -bench leaves kernel 3 out. -kernel=4 SKIPs, and
