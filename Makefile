@@ -17,7 +17,7 @@ PROFILES := t4 rtx3060 rtx4060 a100 l4
 ARCH_SMS := 75 80 86 89
 
 .PHONY: all $(PRACS) exercises check bench sanitize profile test doctor doccheck clean help check-arch \
-        check-profiles defaults results diagrams tune
+        check-profiles defaults results diagrams tune tune-kt
 
 all: $(PRACS)
 $(PRACS):
@@ -71,6 +71,9 @@ tune:
 	@$(MAKE) --no-print-directory -C prac4 reduction_ladder softmax_rows
 	@$(MAKE) --no-print-directory -C prac7 trid_batch
 	@$(MAKE) --no-print-directory -C prac10 tables
+# Kernel Tuner (the peer of prac10/tune) over laplace3d_tb's space at 512^3 (prac10/kt_peer.py; SKIP without it)
+tune-kt:
+	@$(MAKE) --no-print-directory -C prac10 tune-kt
 
 doctor:
 	@common/doctor.sh

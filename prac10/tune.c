@@ -150,9 +150,11 @@ static int finish(tune_session *S, tune_search *s, int rounds, int top, const ch
     printf("\n%s valuation:\n%s\n%s Score:\n%.6g\n", word, text, word, c->maximise ? -s->best_cost : s->best_cost);
   }
   printf("The system ran %lld tests, taking %dm%.2fs.\n", s->evals, (int)(wall / 60), fmod(wall, 60));
-  printf("(%lld run now, %lld taken from the log, %lld dropped, %lld left out by the restrictions; wall time including "
-         "compiles)\n",
-         S->ran, S->from_log, S->dropped, s->restricted);
+  char retry[64] = ""; /* as the log counts them: a retry (a SKIP, the time limit) is not a dropped configuration */
+  if (S->retried) snprintf(retry, sizeof(retry), ", %lld to retry", S->retried);
+  printf("(%lld run now, %lld taken from the log, %lld dropped%s, %lld left out by the restrictions; wall time "
+         "including compiles)\n",
+         S->ran, S->from_log, S->dropped - S->retried, retry, s->restricted);
   printf("A testing log was saved to '%s'\n", S->logpath);
   if (fclose(S->log) != 0) S->log_failed = 1;
   if (S->log_failed) {
@@ -160,7 +162,7 @@ static int finish(tune_session *S, tune_search *s, int rounds, int top, const ch
     return 1;
   }
   if (!s->found && S->dropped && S->retried == S->dropped) { /* every run SKIPped or ran out of time: the machine */
-    printf("RESULT: SKIP (no configuration could run here: every one was dropped for a SKIP or the time limit, the "
+    printf("RESULT: SKIP (no configuration could run here: every one is to retry, for a SKIP or the time limit, the "
            "first %s)\n",
            S->first_drop);
     return 2;
@@ -169,7 +171,8 @@ static int finish(tune_session *S, tune_search *s, int rounds, int top, const ch
     return check_failed(config, "-strict: %lld configuration%s that the restrictions allow did not run, the first %s",
                         S->dropped, S->dropped > 1 ? "s" : "", S->first_drop);
   if (!s->found) {
-    printf("RESULT: FAIL (no configuration passed: %lld dropped, %lld restricted)\n", S->dropped, s->restricted);
+    printf("RESULT: FAIL (no configuration passed: %lld dropped, %lld to retry, %lld restricted)\n",
+           S->dropped - S->retried, S->retried, s->restricted);
     return 1;
   }
   double best = c->maximise ? -s->best_cost : s->best_cost;

@@ -260,7 +260,7 @@ typedef struct {
   char logpath[2048]; /* as the user names it: from where tune was started */
   tune_row **cache;   /* by linear index: the log's row of each configuration, NULL where it holds none */
   tune_log_info info;
-  long long ncached, next_id, planned, ran, from_log, dropped, retried; /* retried: dropped for a SKIP or time */
+  long long ncached, next_id, planned, ran, from_log, dropped, retried; /* dropped counts retried too: a SKIP or time */
   int verbose, tty, have_best, log_failed;
   double t0, run_seconds, best_cost, best_score;
   long long best_id;

@@ -97,7 +97,8 @@ tune_eval tune_session_eval(void *ctx, const int *idx) {
       S->best_id = row.id;
     }
   } else {
-    printf("Test %lld: %s: dropped: %s%s\n", row.id, desc, row.r.why, from);
+    /* the log's word: retry where the machine is to blame (a SKIP, the time limit), and the next run tries it again */
+    printf("Test %lld: %s: %s: %s%s\n", row.id, desc, row.r.retry ? "retry" : "dropped", row.r.why, from);
     S->retried += row.r.retry;
     if (!S->dropped) { /* the configuration, and the reason inside the program's own verdict where it has one */
       const char *why = strstr(row.r.why, "RESULT: FAIL (");

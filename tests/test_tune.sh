@@ -105,21 +105,21 @@ out=$(tune "$t/ex/bin.conf")
   [ ! -e "$t/ex/bin.csv" ]
 ok "a compile to one shared binary: refused before any run" $?
 
-# 7. the time limit: a run past it is dropped as 'retry' (as a SKIP is), and a later run tries it again
+# 7. the time limit: a run past it is 'retry' on the screen and in the log (as a SKIP is), and a later run tries it again
 printf '[variables]\nvariables = {S}\n[values]\nS = 0.1, 5\n[testing]\ntest = sleep %%S%% && echo BENCH prog=x ms=%%S%% && echo RESULT: PASS\ntimeout = 0.5\n[scoring]\n[output]\nlog = slow.csv\n' >"$t/ex/slow.conf"
 start=$(date +%s)
 out=$(tune "$t/ex/slow.conf" -retime=0)
-[ $? = 0 ] && grep -qx "Test 2: S = 5: dropped: timed out after 0.5 s" <<<"$out" && grep -qE '^2,5,,,[0-9.]+,retry: timed out after 0.5 s$' "$t/ex/slow.csv" &&
+[ $? = 0 ] && grep -qx "Test 2: S = 5: retry: timed out after 0.5 s" <<<"$out" && grep -qE '^2,5,,,[0-9.]+,retry: timed out after 0.5 s$' "$t/ex/slow.csv" &&
   [ $(($(date +%s) - start)) -lt 4 ]
 ok "timeout: the run is killed at the limit, logged to be tried again (retry)" $?
 out=$(tune "$t/ex/slow.conf" -retime=0)
-[ $? = 0 ] && grep -q "^(1 run now, 1 taken from the log" <<<"$out" && grep -qx "Test 3: S = 5: dropped: timed out after 0.5 s" <<<"$out"
+[ $? = 0 ] && grep -q "^(1 run now, 1 taken from the log" <<<"$out" && grep -qx "Test 3: S = 5: retry: timed out after 0.5 s" <<<"$out"
 ok "timeout: not taken from the log, run again" $?
 printf '[variables]\nvariables = {R}\n[values]\nR = PASS, SKIP, FAIL\n[testing]\ntest = echo BENCH prog=x ms=1 && echo RESULT: %%R%%\n[scoring]\n[output]\nlog = skip.csv\n' >"$t/ex/skip.conf"
 out=$(tune "$t/ex/skip.conf" -retime=0) && out=$(tune "$t/ex/skip.conf" -retime=0)
-[ $? = 0 ] && grep -q "^(1 run now, 2 taken from the log" <<<"$out" && grep -qx "Test 4: R = SKIP: dropped: RESULT: SKIP" <<<"$out" &&
+[ $? = 0 ] && grep -q "^(1 run now, 2 taken from the log, 1 dropped, 1 to retry, 0 left out" <<<"$out" && grep -qx "Test 4: R = SKIP: retry: RESULT: SKIP" <<<"$out" &&
   grep -qx "Test 3: R = FAIL: dropped: RESULT: FAIL (from the log)" <<<"$out"
-ok "a SKIP (no GPU here) is tried again by the next run; a FAIL is not" $?
+ok "a SKIP (no GPU here) is tried again by the next run, and counted apart; a FAIL is not" $?
 
 # 8. -verbose: every command and what it printed
 out=$(tune "$t/ex/fake.conf" -fresh -strategy=random -samples=2 -seed=4 -retime=0 -verbose)
