@@ -25,7 +25,7 @@
  * Bank conflicts, and the XOR swizzle (hgemm_swizzle in hgemm/hgemm_host.h; tests/test_prac5.c checks it). An
  * ldmatrix.x4 is served one 8 x 8 matrix a phase: 8 rows of 16 bytes, 128 bytes, which 32 banks of 4 bytes serve
  * at once only when the 8 rows fall in the 8 different groups of 4 banks (16 bytes) of a 128-byte line. Chunk c (of
- * 16 bytes) of row r of a tile with cpr chunks a row lies in group (cpr r + c) mod 8. A phase reads 8 consecutive
+ * 16 bytes) of row r of a tile with cpr chunks per row lies in group (cpr r + c) mod 8. A phase reads 8 consecutive
  * rows r0 .. r0 + 7 (r0 a multiple of 8) at one chunk c:
  *   A's tile, 128 x 32 halves: cpr = 4 (64 bytes): groups c, c + 4, c, c + 4, ...: 4-way. Swizzled, chunk c of row
  *     r is stored at c ^ ((r / 2) mod 4): group 4 (r mod 2) + (c ^ ((r / 2) mod 4)); over the 8 rows r mod 2 and

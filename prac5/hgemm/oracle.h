@@ -95,10 +95,12 @@ static void run_faulty_tile(const void *A, const void *B, float *C, int M, int N
 
 // the device memory a problem needs: A and B (2 bytes an element), C, and while the reference is made, A and B
 // widened to float beside the reference's own peak (sgemm/reference.cuh; what it keeps afterwards is less)
-static void hgemm_memory_check(int M, int N, int K, int user_sized) {
+static size_t hgemm_bytes(int M, int N, int K) {
   size_t nAB = (size_t)M * K + (size_t)K * N;
-  device_memory_check(nAB * 2 + (size_t)M * N * sizeof(float) + nAB * sizeof(float) + reference_peak_bytes(M, N, K),
-                      "A, B, C and the FP64 reference", user_sized);
+  return nAB * 2 + (size_t)M * N * sizeof(float) + nAB * sizeof(float) + reference_peak_bytes(M, N, K);
+}
+static void hgemm_memory_check(int M, int N, int K, int user_sized) {
+  device_memory_check(hgemm_bytes(M, N, K), "A, B, C and the FP64 reference", user_sized);
 }
 
 // x rounded to T (round to nearest), and x set to the value it holds: exact in float and in double

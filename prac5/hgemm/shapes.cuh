@@ -19,8 +19,7 @@ static int hgemm_shapes_table(const hgemm_step *steps, int bf16, int seed, int r
     int M = shape_table[i][0], N = shape_table[i][1], K = shape_table[i][2];
     char size[64], k3s[16], k4s[16];
     snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
-    size_t nAB = (size_t)M * K + (size_t)K * N; // as hgemm_memory_check counts them
-    size_t bytes = nAB * 2 + (size_t)M * N * sizeof(float) + nAB * sizeof(float) + reference_peak_bytes(M, N, K);
+    size_t bytes = hgemm_bytes(M, N, K);
     if (!shape_fits(dev, size, bytes, M, N, K)) continue;
     hgemm_problem p;
     hgemm_setup(&p, M, N, K, bf16, seed, 1);
