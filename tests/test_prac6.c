@@ -592,10 +592,20 @@ TEST(eltwise_half8_and_tiled_paths) {
   dims_of("2,3,4,7", "contig", "shape:3,1,1", &d); /* (2, 3, 28): 28 is no multiple of 8 */
   m = elt_merge(&d);
   CHECK(!elt_plan_half8(&m, at, half3, 8).vector);
-  dims_of("2,24,4,4", "contig", "transposed", &d);
+  dims_of("2,24,4,4", "contig", "transposed", &d); /* b's inner stride 24 halves: 7 x 48 bytes, element by element */
+  m = elt_merge(&d);
+  p = elt_plan_half8(&m, at, half3, 8);
+  CHECK(!p.vector && strstr(p.why, "inner stride 24") && !strcmp(elt_path_code(&p), "element"));
+  dims_of("2,3,4,8", "contig", "transposed", &d); /* C = 3: 7 x 6 = 42 bytes, a chunk in one or two lines */
   m = elt_merge(&d);
   p = elt_plan_half8(&m, at, half3, 8);
   CHECK(p.vector && p.mode[1] == ELT_LOAD_VEC && p.mode[2] == ELT_LOAD_GATHER);
+  dims_of("2,3,5,16", "contig", "step:2", &d); /* a step-2 slice: 28 bytes */
+  m = elt_merge(&d);
+  p = elt_plan_half8(&m, at, half3, 8);
+  CHECK(p.vector && p.mode[2] == ELT_LOAD_GATHER && strstr(p.why, "inner stride 2"));
+  dims_of("2,24,4,4", "contig", "transposed", &d);
+  m = elt_merge(&d);
   elt_tiled_plan t = elt_plan_tiled(&m, 32);
   CHECK(t.tiled && !t.tile[1] && t.tile[2]);
   dims_of("2,24,4,16", "contig", "strides:0,0,33,1", &d); /* a row stride of 33: b's rows not all aligned */
