@@ -10,7 +10,8 @@
  *              a 64 x 64 warp tile, XOR-swizzled tiles, 3 or 4 stages (h3_stages; the default from 8.0 on)
  *   -kernel=4  Hopper (9.0, sm_90a code): wgmma on a warpgroup, tiles by   hgemm/k4_wgmma.cuh
  *              TMA, mbarriers, 4 stages, a producer warpgroup and two consumers; where K or N is not a multiple
- *              of 8 (rows TMA cannot read) kernel 3 runs instead, said in one line; host side in      hgemm/k4_host.cuh
+ *              of 8 (rows TMA cannot read) A or B is copied to padded rows first, said in one line; host side in
+ *                                                                                      hgemm/k4_host.cuh
  * The tensor cores multiply FP16 from compute capability 7.0 and BF16 from 8.0, and kernel 3's m16n8k16 needs 8.0
  * in either type: -type=bf16 and -kernel=3 SKIP, with their reason, where this binary's code for the GPU (or the
  * GPU) is older than 8.0; there the default is kernel 2, and -bench leaves kernel 3 out. -kernel=4 SKIPs, and
@@ -156,22 +157,26 @@ int main(int argc, char **argv) {
   // kernel 4 (wgmma, TMA: sm_90a code on a 9.0 GPU), asked the same way, and of the binary (a probe kernel)
   char why4[320];
   int has_wgmma = hgemm_wgmma_can_run(dev, why4, sizeof(why4)), rows4 = hgemm_tma_rows_ok(N, K);
-  int nsteps = !has_mma ? 3 : has_wgmma && rows4 ? NSTEPS : 4;
+  int nsteps = !has_mma ? 3 : has_wgmma ? NSTEPS : 4;
   if (kernel == 3 && !has_mma) {
     if (args_given(argc, argv, "kernel")) return result_skip("-kernel=3 %s", why3);
     printf("kernel 3, the default, %s; kernel 2 runs instead\n", why3);
     kernel = 2;
   }
   if (kernel == 4 && !has_wgmma) return result_skip("-kernel=4 %s", why4);
-  if (kernel == 4 && !rows4) {
-    printf("kernel 4: TMA reads rows of A and B that start on 16 bytes (K and N multiples of 8), and K = %d, N = "
-           "%d: kernel 3 runs instead\n", K, N);
-    kernel = 3;
+  if ((kernel == 4 || bench) && has_wgmma && !rows4) {
+    char what[120];
+    if (K % 8 && N % 8)
+      snprintf(what, sizeof(what), "A's rows are copied first into rows of %d halves, B's into rows of %d",
+               hgemm_pad8(K), hgemm_pad8(N));
+    else
+      snprintf(what, sizeof(what), "%s rows are copied first into rows of %d halves", K % 8 ? "A's" : "B's",
+               hgemm_pad8(K % 8 ? K : N));
+    printf("kernel 4: TMA reads rows that start on 16 bytes (K and N multiples of 8), and K = %d, N = %d: %s, in "
+           "the timed work\n", K, N, what);
   }
   if (bench && !has_mma) printf("kernel 3 is left out of the table: it %s\n", why3);
   if (bench && !has_wgmma) printf("kernel 4 is left out of the table: it %s\n", why4);
-  if (bench && has_wgmma && !rows4)
-    printf("kernel 4 is left out of the table: TMA needs K and N multiples of 8 (K = %d, N = %d)\n", K, N);
   if (shapes && !has_mma) return result_skip("-shapes compares kernels 3 and 4 with cuBLAS, and kernel 3 %s", why3);
   if (shapes) {
     cublas_setup();
@@ -193,7 +198,7 @@ int main(int argc, char **argv) {
            s2_layout == HGEMM_SMEM_PAD ? "pad" : "plain", hgemm_smem_ld(s2_layout, S2_BK),
            hgemm_smem_ld(s2_layout, S2_BN), hgemm_smem_ways(hgemm_smem_ld(s2_layout, S2_BK)),
            hgemm_smem_ways(hgemm_smem_ld(s2_layout, S2_BN)));
-  if ((kernel == 4 || bench) && has_wgmma && rows4)
+  if ((kernel == 4 || bench) && has_wgmma)
     printf("kernel 4's tiles: %d x %d of C per block, %d of K per stage, %d stages (%d KB), by TMA with the 128-byte "
            "swizzle\n", H4_BM, H4_BN, H4_BK, H4_STAGES, H4_STAGES * (H4_A_BYTES + H4_B_BYTES) / 1024);
   if ((kernel == 3 || bench) && has_mma)
@@ -231,6 +236,7 @@ int main(int argc, char **argv) {
     ok = ladder_bench(&L, ms, passed) && ok;
   }
   hgemm_free(&p);
+  h4_pad_free();
   cublas_teardown();
   return result_check(ok, "%s", sgemm_failure[0] ? sgemm_failure : "a check failed (see above)");
 }

@@ -181,6 +181,7 @@ TEST(hgemm_swizzle_conflict_free) {
 TEST(hgemm_wgmma_host) {
   CHECK(hgemm_tma_rows_ok(8, 8) && hgemm_tma_rows_ok(4104, 24) && hgemm_tma_rows_ok(1000, 4096));
   CHECK(!hgemm_tma_rows_ok(17, 8) && !hgemm_tma_rows_ok(8, 4097) && !hgemm_tma_rows_ok(1, 1));
+  CHECK(hgemm_pad8(1) == 8 && hgemm_pad8(8) == 8 && hgemm_pad8(17) == 24 && hgemm_pad8(4097) == 4104);
   CHECK(hgemm_wgmma_parity(0, 4) == 0 && hgemm_wgmma_parity(3, 4) == 0 && hgemm_wgmma_parity(4, 4) == 1);
   CHECK(hgemm_wgmma_parity(7, 4) == 1 && hgemm_wgmma_parity(8, 4) == 0 && hgemm_wgmma_parity(64, 4) == 0);
   unsigned long long a = hgemm_wgmma_desc(0x420, 16, 1024), b = hgemm_wgmma_desc(0x8000, 8192, 1024);

@@ -592,11 +592,23 @@ TEST(eltwise_half8_and_tiled_paths) {
   dims_of("2,3,4,7", "contig", "shape:3,1,1", &d); /* (2, 3, 28): 28 is no multiple of 8 */
   m = elt_merge(&d);
   CHECK(!elt_plan_half8(&m, at, half3, 8).vector);
-  dims_of("2,24,4,4", "contig", "transposed", &d); /* b's inner stride 24 halves: 7 x 48 bytes, element by element */
+  dims_of("2,24,4,4", "contig", "transposed", &d); /* b's inner stride 24 halves, 48 bytes: element by element */
   m = elt_merge(&d);
   p = elt_plan_half8(&m, at, half3, 8);
   CHECK(!p.vector && strstr(p.why, "inner stride 24") && !strcmp(elt_path_code(&p), "element"));
-  dims_of("2,3,4,8", "contig", "transposed", &d); /* C = 3: 7 x 6 = 42 bytes, a chunk in one or two lines */
+  dims_of("2,3,4,8", "contig", "transposed", &d); /* C = 3: 6-byte steps, a chunk in two sectors */
+  m = elt_merge(&d);
+  p = elt_plan_half8(&m, at, half3, 8);
+  CHECK(p.vector && p.mode[1] == ELT_LOAD_VEC && p.mode[2] == ELT_LOAD_GATHER);
+  dims_of("2,15,4,8", "contig", "transposed", &d); /* C = 15: 30-byte steps, still under a sector */
+  m = elt_merge(&d);
+  p = elt_plan_half8(&m, at, half3, 8);
+  CHECK(p.vector && p.mode[2] == ELT_LOAD_GATHER);
+  dims_of("2,16,4,8", "contig", "transposed", &d); /* C = 16: 32-byte steps, a sector each */
+  m = elt_merge(&d);
+  p = elt_plan_half8(&m, at, half3, 8);
+  CHECK(!p.vector && strstr(p.why, "32 bytes apart"));
+  dims_of("2,3,4,8", "contig", "transposed", &d);
   m = elt_merge(&d);
   p = elt_plan_half8(&m, at, half3, 8);
   CHECK(p.vector && p.mode[1] == ELT_LOAD_VEC && p.mode[2] == ELT_LOAD_GATHER);

@@ -1,7 +1,9 @@
 /*
  * hgemm/k4_host.cuh -- kernel 4's host side (the kernel: hgemm/k4_wgmma.cuh): whether this GPU and binary can run
  * it (a probe kernel asks the binary), the tensor maps TMA copies by (made once for a problem, not at every timed
- * launch), and the launch, with kernel 3 where TMA cannot read the rows.
+ * launch), and the launch. Where TMA cannot read A or B in place (a row that does not start on 16 bytes: K or N no
+ * multiple of 8, or a pointer off 16 bytes) that operand is first copied into a buffer whose rows do, its row pitch
+ * rounded up to 8 halves (cudaMemcpy2DAsync, in the same stream, inside the timed work: a caller pays it too).
  */
 // 1 where this build's code for the GPU holds kernel 4 (sm_90a code: H4_CODE), asked of the GPU itself
 __global__ void hgemm_wgmma_probe(int *has) { *has = H4_CODE; }
@@ -29,11 +31,11 @@ static int hgemm_wgmma_can_run(int dev, char *why, size_t len) {
   return has && g->smem_block_optin >= H4_SMEM;
 }
 
-// a 2-D tensor map of a row-major rows x cols matrix of halves at p, boxes of box_rows x box_cols, stored with the
+// a 2-D tensor map of a row-major rows x cols matrix of halves at p, rows ld halves apart (ld a multiple of 8), boxes of box_rows x box_cols, stored with the
 // 128-byte swizzle, zeros outside the matrix. cuTensorMapEncodeTiled is the driver's: its address is asked of the
 // runtime (cudaGetDriverEntryPointByVersion), so the program needs no -lcuda
-static void h4_tensor_map(CUtensorMap *map, CUtensorMapDataType type, const void *p, int rows, int cols, int box_rows,
-                          int box_cols) {
+static void h4_tensor_map(CUtensorMap *map, CUtensorMapDataType type, const void *p, int rows, int cols, int ld,
+                          int box_rows, int box_cols) {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
   if (!encode) {
     cudaDriverEntryPointQueryResult found;
@@ -41,7 +43,7 @@ static void h4_tensor_map(CUtensorMap *map, CUtensorMapDataType type, const void
         cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
     if (found != cudaDriverEntryPointSuccess || !encode) exit(result_fail("the driver has no cuTensorMapEncodeTiled"));
   }
-  cuuint64_t dim[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, pitch[1] = {(cuuint64_t)cols * 2};
+  cuuint64_t dim[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, pitch[1] = {(cuuint64_t)ld * 2};
   cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, step[2] = {1, 1};
   CUresult r =
       encode(map, type, 2, (void *)p, dim, pitch, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
@@ -50,11 +52,34 @@ static void h4_tensor_map(CUtensorMap *map, CUtensorMapDataType type, const void
     exit(result_fail("cuTensorMapEncodeTiled failed (error %d) for a %d x %d matrix", (int)r, rows, cols));
 }
 
-// kernel 4 where TMA can read A and B (rows of 16-byte multiples, 16-byte aligned), else kernel 3 (the runner has
-// said so)
+// the padded copies: buffer w (0 for A, 1 for B), kept from one call to the next and grown when too small (the
+// first call of a problem, a warm-up where it is timed); h4_pad_free releases them
+static void *h4_pad[2] = {NULL, NULL};
+static size_t h4_pad_bytes[2] = {0, 0};
+static const void *h4_padded(int w, const void *src, int rows, int cols, int ld) {
+  size_t bytes = (size_t)rows * ld * 2;
+  if (bytes > h4_pad_bytes[w]) {
+    if (h4_pad[w]) checkCudaErrors(cudaFree(h4_pad[w]));
+    checkCudaErrors(cudaMalloc(&h4_pad[w], bytes));
+    h4_pad_bytes[w] = bytes;
+  }
+  checkCudaErrors(cudaMemcpy2DAsync(h4_pad[w], (size_t)ld * 2, src, (size_t)cols * 2, (size_t)cols * 2, rows,
+                                    cudaMemcpyDeviceToDevice));
+  return h4_pad[w];
+}
+static void h4_pad_free(void) {
+  for (int w = 0; w < 2; w++) {
+    if (h4_pad[w]) checkCudaErrors(cudaFree(h4_pad[w]));
+    h4_pad[w] = NULL, h4_pad_bytes[w] = 0;
+  }
+}
+
+// kernel 4: A and B read by TMA in place where their rows start on 16 bytes, else from a padded copy (above)
 template <typename T>
 static void run_wgmma(const void *A, const void *B, float *C, int M, int N, int K) {
-  if (!hgemm_tma_rows_ok(N, K) || (uintptr_t)A % 16 || (uintptr_t)B % 16) return run_mma<T>(A, B, C, M, N, K);
+  int lda = K, ldb = N;
+  if (K % 8 || (uintptr_t)A % 16) lda = hgemm_pad8(K), A = h4_padded(0, A, M, K, lda);
+  if (N % 8 || (uintptr_t)B % 16) ldb = hgemm_pad8(N), B = h4_padded(1, B, K, N, ldb);
   CUtensorMapDataType type =
       std::is_same<T, __half>::value ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   // the maps, made once for a problem (a plan: -bench times the kernel, not the driver's encoding)
@@ -62,8 +87,8 @@ static void run_wgmma(const void *A, const void *B, float *C, int M, int N, int 
   static int mM, mN, mK;
   static CUtensorMap ma, mb;
   if (mA != A || mB != B || mM != M || mN != N || mK != K) {
-    h4_tensor_map(&ma, type, A, M, K, H4_BM, H4_BK); // A: M x K, boxes 128 x 64
-    h4_tensor_map(&mb, type, B, K, N, H4_BK, 64);    // B: K x N, boxes 64 x 64
+    h4_tensor_map(&ma, type, A, M, K, lda, H4_BM, H4_BK); // A: M x K, boxes 128 x 64
+    h4_tensor_map(&mb, type, B, K, N, ldb, H4_BK, 64);    // B: K x N, boxes 64 x 64
     mA = A, mB = B, mM = M, mN = N, mK = K;
   }
   static int opted_in = 0;

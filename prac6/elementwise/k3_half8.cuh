@@ -4,13 +4,13 @@
  * each input as plan.h found its layout allows:
  *   ELT_LOAD_VEC     inner stride 1, every chunk 16-byte aligned: one 16-byte load (LDG.128)
  *   ELT_LOAD_BCAST   inner stride 0 (a [C,1,1] operand over NCHW, a scalar): one element, copied in registers
- *   ELT_LOAD_GATHER  a small inner stride (a chunk within 128 bytes: a step-2 slice), or misaligned: V loads of
- *                    one element each
+ *   ELT_LOAD_GATHER  a small inner stride (steps under a 32-byte sector: a step-2 slice), or misaligned: V loads
+ *                    of one element each
  * and writes its V outputs with one store of V x sizeof(out) bytes (16, or 8 and 4 for a uint8 result). The
  * chunk's coordinates are found once (fastdiv), not once per element. Half pairs go through the half2
  * instructions (ops.cuh). Where the output is misaligned, a chunk would cross a row (the innermost merged
- * extent no multiple of V) or an input's stride puts each of a chunk's elements in its own line (a transposed
- * view), the whole launch is kernel 2's, element by element; plan.h's line says which.
+ * extent no multiple of V) or an input's stride puts each of a chunk's elements in a sector of its own (a
+ * transposed view), the whole launch is kernel 2's, element by element; plan.h's line says which.
  * A 1-D array whose length is no multiple of V ends with one partial chunk, done element by element.
  */
 #ifndef HALF8_BLOCK

@@ -62,13 +62,14 @@ typedef struct {
  * so every row starts a chunk. An operand with inner stride 1 then starts a chunk at (a multiple of V) + (outer
  * strides x indexes), so it is aligned for every chunk exactly when its first element is and every outer stride
  * is a multiple of V. addr: the views' first bytes ([0] the output); esize: element sizes. */
-/* A gathered operand (inner stride s, not 0 or 1) still pays in chunks when a chunk's V elements share lines:
- * a step-2 slice of halves spans 28 bytes, one or two 32-byte sectors for eight elements (H100: 0.690 ms against
- * kernel 2's 0.908, docs/notes/prac6.md). A transposed view's stride is a whole row of channels: C = 256 halves
- * put each element 512 bytes from the next, every load its own line, and V loads a thread only cut the threads
- * in flight by V (H100: 2.149 ms against kernel 2's 2.057). From a span of one 128-byte line up, the launch goes
- * element by element. */
-#define ELT_GATHER_SPAN_MAX 128
+/* A gathered operand (inner stride s, not 0 or 1) still pays in chunks while a chunk's V elements share 32-byte
+ * sectors: a step-2 slice of halves puts eight elements in 30 bytes, one or two sectors (H100: 0.690 ms against
+ * kernel 2's 0.908, docs/notes/prac6.md). Once one step, |s| x the element's size, is a sector or more, each of the
+ * V elements is in a sector of its own: the V loads a thread share nothing, and only cut the threads in flight by V.
+ * A transposed view is that case: C = 256 halves put each element 512 bytes from the next (H100: 2.149 ms gathered
+ * against 2.057 element by element). From a step of ELT_GATHER_STEP_MAX bytes on, the launch goes element by
+ * element. Measured at steps of 4 and 512 bytes only; the sector between them is the reasoning above. */
+#define ELT_GATHER_STEP_MAX 32
 
 static inline elt_half8_plan elt_plan_half8(const elt_dims *m, const unsigned long long *addr, const size_t *esize,
                                             int V) {
@@ -90,13 +91,13 @@ static inline elt_half8_plan elt_plan_half8(const elt_dims *m, const unsigned lo
     if (m->stride[k][L] == 0) {
       p.mode[k] = ELT_LOAD_BCAST;
     } else if (m->stride[k][L] != 1) {
-      long long span = (V - 1) * llabs(m->stride[k][L]) * (long long)esize[k];
-      if (span >= ELT_GATHER_SPAN_MAX) { /* no two of a chunk's elements share a line: element by element */
+      long long step = llabs(m->stride[k][L]) * (long long)esize[k];
+      if (step >= ELT_GATHER_STEP_MAX) { /* no two of a chunk's elements share a sector: element by element */
         memset(p.mode, 0, sizeof(p.mode));
         p.vector = 0;
-        snprintf(p.why, sizeof(p.why), "element by element: %s's inner stride %lld puts a chunk's %d elements %lld "
-                 "bytes apart end to end, no two in one %d-byte line, so %d loads a thread would buy nothing but "
-                 "%dx fewer threads", k == 1 ? "a" : "b", m->stride[k][L], V, span, ELT_GATHER_SPAN_MAX, V, V);
+        snprintf(p.why, sizeof(p.why), "element by element: %s's inner stride %lld puts its elements %lld bytes "
+                 "apart, each in a %d-byte sector of its own, so %d loads a thread would share nothing and only cut "
+                 "the threads by %d", k == 1 ? "a" : "b", m->stride[k][L], step, ELT_GATHER_STEP_MAX, V, V);
         return p;
       }
       p.mode[k] = ELT_LOAD_GATHER;
