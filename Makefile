@@ -100,6 +100,7 @@ help:
 	@echo "make bench        timed runs against the copy and the libraries; writes docs/results_<gpu>.csv and docs/results.md"
 	@echo "make results      docs/results.md (and its figures, with matplotlib) again from every docs/results_<gpu>.csv"
 	@echo "make tune         this GPU's tuned table, tuned/<gpu>.txt (prac10's tune over each program and size class)"
+	@echo "make tune-kt      Kernel Tuner (the peer of prac10's tune) over laplace3d_tb at 512^3; SKIP without it and CuPy"
 	@echo "make sanitize     the sanitize runs under compute-sanitizer (memcheck, initcheck, racecheck, synccheck)"
 	@echo "make check-arch SMS=75   a clean PTX-only build for compute capability 7.5, then make check on this GPU"
 	@echo "make check-profiles      make check under each GPU profile ($(PROFILES)); PROFILE=t4 for one"

@@ -13,8 +13,8 @@
  * z has nthreads spare elements past its end, poisoned, so a kernel without the guard is caught: the run
  * FAILs naming the elements past z's end it wrote (compute-sanitizer also reports its reads past x and y).
  * Try -n=1000 -nthreads=1000, -n=1 and a block size that is not a multiple of 32.
- * Once right, the kernel is timed (the median of REPS samples, each a batch of launches: timing.h) and its
- * bandwidth printed: vary -nthreads (32, 100, 256, 1024) at -n=100000000, far larger than the L2, and compare.
+ * Once right, the kernel is timed (the median of REPS samples, each a batch of launches where one is under
+ * 1 ms: timing.h), its bandwidth printed: vary -nthreads (32, 100, 256, 1024) at -n=100000000 (past the L2).
  *   nvcc -O3 -arch=native -DEXERCISE -I. -I../common exercises/prac1d.cu vector_add_gold.c -o exercises/prac1d
  */
 #define COURSE_STEPS "practical 1, workbook step 6 (course step 6, which the course does in prac1b)"
