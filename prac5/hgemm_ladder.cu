@@ -3,6 +3,7 @@
  * (-type=), the products summed in FP32 and C in FP32, BLAS's names as sgemm_ladder.cu has them: C is M x N,
  * A is M x K, B is K x N, all row-major, K the inner length. One kernel per file, each against cuBLAS:
  *   -kernel=0  cublasGemmEx, FP16/BF16 in, CUBLAS_COMPUTE_32F, FP32 out  hgemm/k0_cublas.cuh
+ *              or cublasLtMatmul (-lt; -bench and -shapes time both, the faster is kernel 0)  hgemm/k0_cublaslt.cuh
  *   -kernel=1  WMMA: one warp per 16 x 16 tile, A and B from global      hgemm/k1_wmma.cuh
  *   -kernel=2  shared-memory tiles by cp.async, double buffered; bank     hgemm/k2_smem.cuh
  *              conflicts with -smem=plain, none with -smem=pad (the default)
@@ -53,6 +54,7 @@
 #include "hgemm/hgemm.h"
 #include "hgemm/oracle.h"
 #include "hgemm/k0_cublas.cuh"
+#include "hgemm/k0_cublaslt.cuh"
 #ifndef EXERCISE
 #include "hgemm/k1_wmma.cuh"
 #else // make exercises: kernel 1 with its fragment calls cut out
@@ -70,13 +72,37 @@
 #endif
 
 static const hgemm_step steps[] = {
-    {"cublas", {run_cublas<__half>, run_cublas<__nv_bfloat16>}},
+    {"cublas", {run_cublas_peer<__half>, run_cublas_peer<__nv_bfloat16>}},
     {"wmma", {run_wmma<__half>, run_wmma<__nv_bfloat16>}},
     {"smem", {run_smem<__half>, run_smem<__nv_bfloat16>}},
     {"mma", {run_mma<__half>, run_mma<__nv_bfloat16>}},
     {"wgmma", {run_wgmma<__half>, run_wgmma<__nv_bfloat16>}},
 };
 #define NSTEPS ((int)(sizeof(steps) / sizeof(steps[0])))
+
+// -bench and -shapes: cuBLAS's two calls on this problem, each checked and timed (median of reps); the faster is
+// kernel 0, the peer every other kernel is held against. cublasGemmEx's own check is the runner's
+static int hgemm_choose_peer(hgemm_problem *p, int reps, int verbose) {
+  static const hgemm_step ex = {"cublas", {run_cublas<__half>, run_cublas<__nv_bfloat16>}};
+  static const hgemm_step lt = {"cublaslt", {run_cublaslt<__half>, run_cublaslt<__nv_bfloat16>}};
+  h0_use_lt = 0;
+  if (!(p->bf16 ? h0_plan_for<__nv_bfloat16>(p->M, p->N, p->K) : h0_plan_for<__half>(p->M, p->N, p->K))) {
+    if (verbose) printf("cuBLAS's call: cublasGemmEx (cublasLt's heuristic offers no algorithm here)\n");
+    return 1;
+  }
+  int ok = hgemm_check(0, &lt, p, -1);
+  p->run = lt.run[p->bf16];
+  double ms_lt = time_median_ms(hgemm_run, p, 2, reps);
+  ok = hgemm_recheck(0, lt.name, p) && ok;
+  p->run = ex.run[p->bf16];
+  double ms_ex = time_median_ms(hgemm_run, p, 2, reps);
+  h0_use_lt = ok && ms_lt < ms_ex;
+  if (verbose)
+    printf("cuBLAS's call: cublasLtMatmul (its heuristic's first algorithm, %u MiB of workspace) %.4f ms, "
+           "cublasGemmEx %.4f ms: kernel 0 is %s\n", H0_LT_WORKSPACE >> 20, ms_lt, ms_ex,
+           h0_use_lt ? "cublasLtMatmul" : "cublasGemmEx");
+  return ok;
+}
 #include "gemm_shapes.h"
 #include "hgemm/shapes.cuh"
 
@@ -113,6 +139,7 @@ static void bench_keys(void *c, int k, const double *ms, char *prog, size_t npro
 
 int main(int argc, char **argv) {
   int M = 2048, N = 2048, K = 2048, kernel = HGEMM_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 10, shapes = 0;
+  int use_lt = 0;
   const char *type_word = "fp16", *smem_word = "pad", *fault = NULL;
   arg_spec opts[] = {
       {"M", ARG_INT, &M, 1, 1 << 20, "rows of A and C"},
@@ -125,6 +152,7 @@ int main(int argc, char **argv) {
       {"smem", ARG_WORD, &smem_word, 0, 0, "kernel 2's tile layout: pad (conflict-free) or plain"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel, print the table and BENCH lines"},
       {"shapes", ARG_FLAG, &shapes, 0, 1, "kernels 3 and 4 against cuBLAS over sgemm_ladder's shapes (gemm_shapes.h)"},
+      {"lt", ARG_FLAG, &use_lt, 0, 1, "kernel 0 by cublasLtMatmul (the heuristic's first algorithm), not cublasGemmEx"},
       {"fault", ARG_WORD, &fault, 0, 0, "tile: the kernel's C with one tile summed one term short, which must FAIL"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "seed for the inputs"},
       {"reps", ARG_INT, &reps, 1, 1000, "timed repetitions for -bench (the median is used)"},
@@ -172,15 +200,17 @@ int main(int argc, char **argv) {
     else
       snprintf(what, sizeof(what), "%s rows are copied first into rows of %d halves", K % 8 ? "A's" : "B's",
                hgemm_pad8(K % 8 ? K : N));
-    printf("kernel 4: TMA reads rows that start on 16 bytes (K and N multiples of 8), and K = %d, N = %d: %s, in "
-           "the timed work\n", K, N, what);
+    printf("kernel 4: TMA reads rows that start on 16 bytes (K and N multiples of 8), and K = %d, N = %d: %s, at "
+           "every call (timed with the kernel)\n", K, N, what);
   }
   if (bench && !has_mma) printf("kernel 3 is left out of the table: it %s\n", why3);
   if (bench && !has_wgmma) printf("kernel 4 is left out of the table: it %s\n", why4);
   if (shapes && !has_mma) return result_skip("-shapes compares kernels 3 and 4 with cuBLAS, and kernel 3 %s", why3);
   if (shapes) {
     cublas_setup();
+    cublaslt_setup();
     int ok = hgemm_shapes_table(steps, bf16, seed, reps, has_wgmma);
+    cublaslt_teardown();
     cublas_teardown();
     return result_check(ok, "%s", sgemm_failure[0] ? sgemm_failure : "a check failed (see above)");
   }
@@ -189,9 +219,15 @@ int main(int argc, char **argv) {
     return result_skip("this GPU has a display watchdog, and the FP64 reference of a %d x %d x %d product may "
                        "outlast it (docs/troubleshooting.md#windows-watchdog): up to 4096^3 runs here",
                        M, N, K);
-  cublas_setup(); // the handle: once, outside every timed region
+  cublas_setup(); // the handles: once, outside every timed region
+  cublaslt_setup();
   hgemm_problem p;
   hgemm_setup(&p, M, N, K, bf16, seed, 0);
+  h0_use_lt = use_lt;
+  if (use_lt && !(bf16 ? h0_plan_for<__nv_bfloat16>(M, N, K) : h0_plan_for<__half>(M, N, K)))
+    return result_skip("-lt: cublasLt's heuristic offers no algorithm for %d x %d x %d", M, N, K);
+  if (use_lt && !bench) printf("kernel 0 by cublasLtMatmul (-lt)\n");
+  int peer_ok = bench && !use_lt ? hgemm_choose_peer(&p, reps, 1) : 1;
   if (kernel == 2 || bench)
     printf("kernel 2's tiles: -smem=%s, rows of A's tile %d halves, of B's %d (load_matrix_sync's 8 rows a phase: "
            "%d-way and %d-way bank conflicts)\n",
@@ -208,7 +244,7 @@ int main(int argc, char **argv) {
            hgemm_ldmatrix_ways(0, 0, H3_ACPR, 0), hgemm_ldmatrix_ways(0, 0, H3_BCPR, 0), h3_stages(),
            H3_STAGE_BYTES / 1024);
   // cuBLAS first, against the reference like every other kernel
-  int ok = hgemm_check(0, &steps[0], &p, !bench && kernel == 0 && !fault ? 1 : 0) && p.ref_ok;
+  int ok = hgemm_check(0, &steps[0], &p, !bench && kernel == 0 && !fault ? 1 : 0) && p.ref_ok && peer_ok;
   if (!bench) {
     if (kernel != 0 || fault) {
       hgemm_step st = steps[kernel];
@@ -224,9 +260,9 @@ int main(int argc, char **argv) {
     for (int k = 0; k < nsteps; k++) names[k] = steps[k].name;
     char header[200], size[64];
     snprintf(header, sizeof(header),
-             "\n%d x %d x %d, %s in, FP32 sums and C (cuBLAS: cublasGemmEx, CUBLAS_COMPUTE_32F)\n"
+             "\n%d x %d x %d, %s in, FP32 sums and C (cuBLAS: %s, CUBLAS_COMPUTE_32F)\n"
              "  kernel       ms   TFLOP/s   %% of cuBLAS",
-             M, N, K, bf16 ? "BF16" : "FP16");
+             M, N, K, bf16 ? "BF16" : "FP16", h0_use_lt ? "cublasLtMatmul" : "cublasGemmEx");
     snprintf(size, sizeof(size), "%dx%dx%d", M, N, K);
     ladder L = {nsteps, names, NULL, 7, &b, bench_check, bench_run, bench_recheck, 2, reps, NULL, // steps
                 header, "cuBLAS", 0.0, b.flops, NULL, 0, // table: TFLOP/s, % of cuBLAS
@@ -237,6 +273,7 @@ int main(int argc, char **argv) {
   }
   hgemm_free(&p);
   h4_pad_free();
+  cublaslt_teardown();
   cublas_teardown();
   return result_check(ok, "%s", sgemm_failure[0] ? sgemm_failure : "a check failed (see above)");
 }

@@ -31,9 +31,10 @@ static int hgemm_wgmma_can_run(int dev, char *why, size_t len) {
   return has && g->smem_block_optin >= H4_SMEM;
 }
 
-// a 2-D tensor map of a row-major rows x cols matrix of halves at p, rows ld halves apart (ld a multiple of 8), boxes of box_rows x box_cols, stored with the
-// 128-byte swizzle, zeros outside the matrix. cuTensorMapEncodeTiled is the driver's: its address is asked of the
-// runtime (cudaGetDriverEntryPointByVersion), so the program needs no -lcuda
+// a 2-D tensor map of a row-major rows x cols matrix of halves at p, rows ld halves apart (ld a multiple of 8),
+// boxes of box_rows x box_cols, stored with the 128-byte swizzle, zeros outside the matrix. cuTensorMapEncodeTiled
+// is the driver's: its address is asked of the runtime (cudaGetDriverEntryPointByVersion), so the program needs no
+// -lcuda
 static void h4_tensor_map(CUtensorMap *map, CUtensorMapDataType type, const void *p, int rows, int cols, int ld,
                           int box_rows, int box_cols) {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
@@ -52,8 +53,8 @@ static void h4_tensor_map(CUtensorMap *map, CUtensorMapDataType type, const void
     exit(result_fail("cuTensorMapEncodeTiled failed (error %d) for a %d x %d matrix", (int)r, rows, cols));
 }
 
-// the padded copies: buffer w (0 for A, 1 for B), kept from one call to the next and grown when too small (the
-// first call of a problem, a warm-up where it is timed); h4_pad_free releases them
+// the padded copies: buffer w (0 for A, 1 for B), kept from one call to the next and grown when too small (at a
+// problem's first call, which is always its untimed check); h4_pad_free releases them
 static void *h4_pad[2] = {NULL, NULL};
 static size_t h4_pad_bytes[2] = {0, 0};
 static const void *h4_padded(int w, const void *src, int rows, int cols, int ld) {
@@ -84,12 +85,12 @@ static void run_wgmma(const void *A, const void *B, float *C, int M, int N, int 
       std::is_same<T, __half>::value ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   // the maps, made once for a problem (a plan: -bench times the kernel, not the driver's encoding)
   static const void *mA = NULL, *mB = NULL;
-  static int mM, mN, mK;
+  static int mM, mN, mK, mlda, mldb;
   static CUtensorMap ma, mb;
-  if (mA != A || mB != B || mM != M || mN != N || mK != K) {
+  if (mA != A || mB != B || mM != M || mN != N || mK != K || mlda != lda || mldb != ldb) {
     h4_tensor_map(&ma, type, A, M, K, lda, H4_BM, H4_BK); // A: M x K, boxes 128 x 64
     h4_tensor_map(&mb, type, B, K, N, ldb, H4_BK, 64);    // B: K x N, boxes 64 x 64
-    mA = A, mB = B, mM = M, mN = N, mK = K;
+    mA = A, mB = B, mM = M, mN = N, mK = K, mlda = lda, mldb = ldb;
   }
   static int opted_in = 0;
   if (!opted_in) {

@@ -38,7 +38,7 @@
  * The edges: TMA fills the part of a box outside the matrix with zeros (A beyond M or K, B beyond K or N), and
  * zeros add nothing to C, so M, N and K need not be multiples of any tile; C goes out from the registers with
  * each row and column tested (kernel 3's store_pair). But a tensor map needs each row of A and B to start on 16
- * bytes (K and N multiples of 8): elsewhere the runner says so in one line and runs kernel 3 instead.
+ * bytes (K and N multiples of 8): elsewhere the host copies A or B into rows that do first (hgemm/k4_host.cuh).
  *
  * wgmma and setmaxnreg exist only in code built for sm_90a (compute capability 9.0 exactly, not 9.x or 10.0): the
  * Makefile builds this program's 9.0 machine code as sm_90a. In code without them (H4_CODE 0: 7.5 to 8.9, plain

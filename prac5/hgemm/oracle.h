@@ -95,11 +95,13 @@ static void run_faulty_tile(const void *A, const void *B, float *C, int M, int N
 
 // the device memory a problem needs: A and B (2 bytes an element), C, and while the reference is made, A and B
 // widened to float beside the reference's own peak (sgemm/reference.cuh; what it keeps afterwards is less); kernel
-// 4's padded copies of A (K no multiple of 8) and B (N no multiple of 8) beside them
+// 4's padded copies of A (K no multiple of 8) and B (N no multiple of 8) beside them, and cublasLt's 32 MiB of
+// workspace (hgemm/k0_cublaslt.cuh)
 static size_t hgemm_bytes(int M, int N, int K) {
   size_t nAB = (size_t)M * K + (size_t)K * N;
   size_t pad = (K % 8 ? (size_t)M * hgemm_pad8(K) : 0) + (N % 8 ? (size_t)K * hgemm_pad8(N) : 0);
-  return nAB * 2 + (size_t)M * N * sizeof(float) + nAB * sizeof(float) + reference_peak_bytes(M, N, K) + pad * 2;
+  return nAB * 2 + (size_t)M * N * sizeof(float) + nAB * sizeof(float) + reference_peak_bytes(M, N, K) + pad * 2 +
+         ((size_t)32 << 20);
 }
 static void hgemm_memory_check(int M, int N, int K, int user_sized) {
   device_memory_check(hgemm_bytes(M, N, K), "A, B, C and the FP64 reference", user_sized);
