@@ -31,8 +31,8 @@ CORE = ["reps", "ms", "GBps", "copy_GBps", "pct_copy", "peak_GBps", "pct_peak"]
 PCT = ["pct_copy", "pct_read", "pct_copy_effective"]
 KNOWN = {"h100": "H100", "h200": "H200"}  # the GPUs the workbook is measured on: the page says which are missing
 # keys a program picks for the GPU (a sweep's best block): shown a GPU, never part of what identifies a row
-TUNED = ["block", "kchunk", "blocks_per_sm", "paths_per_thread", "warps", "offset", "peer"]  # offset, peer: CUB's
-# faster call (prac8), cuBLAS's (prac5's hgemm)
+# (offset: CUB's faster call, prac8; cublas_call: cuBLAS's, prac5's hgemm)
+TUNED = ["block", "kchunk", "blocks_per_sm", "paths_per_thread", "warps", "offset", "cublas_call"]
 # figures of the GPU, not settings: a copy of the same bytes timed in the same run, a bound from the GPU's limits
 PER_GPU = ["same_copy_ms", "bound_pct_copy"]
 # a time against its bound (prac11, prac12: the bound in ms, what limits it, and the time as a % of it) and the

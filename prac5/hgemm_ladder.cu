@@ -137,7 +137,7 @@ static void bench_keys(void *c, int k, const double *ms, char *prog, size_t npro
   bench_ctx *b = (bench_ctx *)c;
   snprintf(prog, nprog, "hgemm_k%d_%s", k, steps[k].name);
   double tflops = b->flops / (ms[k] * 1e-3) / 1e12;
-  snprintf(extra, nextra, "kernel=%d type=%s smem=%s TFLOPs=%.2f pct_cublas=%.1f peer=%s", k,
+  snprintf(extra, nextra, "kernel=%d type=%s smem=%s TFLOPs=%.2f pct_cublas=%.1f cublas_call=%s", k,
            b->p->bf16 ? "bf16" : "fp16", s2_layout == HGEMM_SMEM_PAD ? "pad" : "plain", tflops, 100.0 * ms[0] / ms[k],
            h0_use_lt ? "cublaslt" : "gemmex");
 }

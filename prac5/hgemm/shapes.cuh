@@ -44,7 +44,7 @@ static int hgemm_shapes_table(const hgemm_step *steps, int bf16, int seed, int r
     printf("  %-16s %9.4f %8.2f %8s %8s %9.4f  %s%s\n", size, ms[0], flops / (ms[0] * 1e-3) / 1e12, k3s, k4s,
            ms[fast], h0_use_lt ? "cublasLtMatmul" : "cublasGemmEx", good ? "" : "  (FAILED its check)");
     char extra[160];
-    snprintf(extra, sizeof(extra), "kernel=%d type=%s TFLOPs=%.2f pct_cublas=%.1f pct_cublas_k3=%.1f peer=%s",
+    snprintf(extra, sizeof(extra), "kernel=%d type=%s TFLOPs=%.2f pct_cublas=%.1f pct_cublas_k3=%.1f cublas_call=%s",
              k4 ? 4 : 3, bf16 ? "bf16" : "fp16", flops / (ms[fast] * 1e-3) / 1e12, pct, 100.0 * ms[0] / ms[1],
              h0_use_lt ? "cublaslt" : "gemmex");
     print_bench("5", k4 ? "hgemm_shapes_k4" : "hgemm_shapes_k3", size, reps, ms[fast], -1.0, NULL, extra);
