@@ -87,7 +87,7 @@ static int hgemm_choose_peer(hgemm_problem *p, int reps, int verbose) {
   static const hgemm_step ex = {"cublas", {run_cublas<__half>, run_cublas<__nv_bfloat16>}};
   static const hgemm_step lt = {"cublaslt", {run_cublaslt<__half>, run_cublaslt<__nv_bfloat16>}};
   h0_use_lt = 0;
-  if (!(p->bf16 ? h0_plan_for<__nv_bfloat16>(p->M, p->N, p->K) : h0_plan_for<__half>(p->M, p->N, p->K))) {
+  if (!h0_plan_for_type(p->bf16, p->M, p->N, p->K)) {
     if (verbose) printf("cuBLAS's call: cublasGemmEx (cublasLt's heuristic offers no algorithm here)\n");
     return 1;
   }
@@ -228,7 +228,7 @@ int main(int argc, char **argv) {
   cublas_setup(); // the handles: once, outside every timed region
   cublaslt_setup();
   h0_use_lt = use_lt; // -lt: asked of the heuristic before the problem and its reference are made
-  if (use_lt && !(bf16 ? h0_plan_for<__nv_bfloat16>(M, N, K) : h0_plan_for<__half>(M, N, K)))
+  if (use_lt && !h0_plan_for_type(bf16, M, N, K))
     return result_skip("-lt: cublasLt's heuristic offers no algorithm for %d x %d x %d", M, N, K);
   if (use_lt && !bench) printf("kernel 0 by cublasLtMatmul (-lt)\n");
   hgemm_problem p;

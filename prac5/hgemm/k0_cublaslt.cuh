@@ -70,6 +70,11 @@ static int h0_plan_for(int M, int N, int K) {
   return h0_plan.ok;
 }
 
+// the plan for the runner's type flag (0 FP16, 1 BF16)
+static int h0_plan_for_type(int bf16, int M, int N, int K) {
+  return bf16 ? h0_plan_for<__nv_bfloat16>(M, N, K) : h0_plan_for<__half>(M, N, K);
+}
+
 template <typename T>
 static void run_cublaslt(const void *A, const void *B, float *C, int M, int N, int K) {
   const float one = 1.0f, zero = 0.0f;
