@@ -77,7 +77,7 @@ static inline long long hgemm_edge_tiles(int M, int N, int K) {
 // kernel 2's shared-memory layouts (-smem=): PLAIN rows as in memory, PAD each row 8 halves (16 bytes) longer.
 // The default is the best of them, PAD. An XOR swizzle is refused: load_matrix_sync reads a fragment at one
 // pointer and one row stride for the whole warp, and a swizzled tile's rows are not at one stride
-// (hgemm/k2_smem.cuh); it needs a row address per lane, ldmatrix: kernel 3 (hgemm/k3_mma.cuh).
+// (hgemm/k2_smem.cuh); it needs one row address per lane, ldmatrix: kernel 3 (hgemm/k3_mma.cuh).
 enum { HGEMM_SMEM_PLAIN = 0, HGEMM_SMEM_PAD = 1, HGEMM_SMEM_DEFAULT = HGEMM_SMEM_PAD };
 static inline int hgemm_smem_parse(const char *word, int *layout) {
   if (!word) return *layout = HGEMM_SMEM_DEFAULT, 1;

@@ -20,7 +20,7 @@
  *                28: no conflict, for 25 % (A) and 6 % (B) more shared memory. The default.
  * An XOR swizzle (chunk c of row r stored at chunk c ^ (r mod 8)) is conflict-free and costs no memory, but a
  * swizzled tile's rows are no longer one stride apart, and load_matrix_sync takes one pointer and one ldm for
- * the whole warp: no WMMA call can read it. It needs a row address per lane (ldmatrix itself), kernel 3.
+ * the whole warp: no WMMA call can read it. It needs one row address per lane (ldmatrix itself), kernel 3.
  * The edges: copies of 16 bytes need every row of A and B to start on a 16-byte boundary (K and N multiples of
  * 8); a chunk is then wholly inside or wholly outside the matrix, and one outside is zero-filled by cp.async.
  * Otherwise (VEC false) each thread loads its 8 halves one by one, zero outside, and stores them: correct at

@@ -65,7 +65,7 @@ typedef struct {
 /* A gathered operand (inner stride s, not 0 or 1) still pays in chunks while a chunk's V elements share 32-byte
  * sectors: a step-2 slice of halves puts eight elements in 30 bytes, one or two sectors (H100: 0.690 ms against
  * kernel 2's 0.908, docs/notes/prac6.md). Once one step, |s| x the element's size, is a sector or more, each of the
- * V elements is in a sector of its own: the V loads a thread share nothing, and only cut the threads in flight by V.
+ * V elements is in a sector of its own: the V loads per thread share nothing, and only cut the threads in flight by V.
  * A transposed view is that case: C = 256 halves put each element 512 bytes from the next (H100: 2.149 ms gathered
  * against 2.057 element by element). From a step of ELT_GATHER_STEP_MAX bytes on, the launch goes element by
  * element. Measured at steps of 4 and 512 bytes only; the sector between them is the reasoning above. */
@@ -96,7 +96,7 @@ static inline elt_half8_plan elt_plan_half8(const elt_dims *m, const unsigned lo
         memset(p.mode, 0, sizeof(p.mode));
         p.vector = 0;
         snprintf(p.why, sizeof(p.why), "element by element: %s's inner stride %lld puts its elements %lld bytes "
-                 "apart, each in a %d-byte sector of its own, so %d loads a thread would share nothing and only cut "
+                 "apart, each in a %d-byte sector of its own, so %d loads per thread would share nothing and only cut "
                  "the threads by %d", k == 1 ? "a" : "b", m->stride[k][L], step, ELT_GATHER_STEP_MAX, V, V);
         return p;
       }
