@@ -54,6 +54,7 @@
 #define H4_BN 256                      // columns of C a block: one m64n256k16 wide
 #define H4_BK 64                       // K a step: 64 halves = 128 bytes, one swizzled row
 #define H4_STAGES 4                    // stages in flight: 4 x 48 KB
+#define H4_GROUP 8                     // rows of tiles a group of blocks walks together (L2 reuse)
 #define H4_THREADS 384                 // warpgroup 0 the producer, 1 and 2 the consumers
 #define H4_A_BYTES (H4_BM * H4_BK * 2) // A's box: 16 KB
 #define H4_B_BOX (H4_BK * 64 * 2)      // one of B's 4 boxes, 64 rows x 64 columns: 8 KB
@@ -153,6 +154,13 @@ static __device__ __forceinline__ void wgmma_64x256x16(float (&d)[128], unsigned
 }
 #endif
 
+// two neighbouring elements of C added to (split-K's shares), each inside C: atomics, as other blocks add too
+static __device__ __forceinline__ void add_pair(float *C, int M, int N, int r, int c, float x, float y) {
+  if (r >= M) return;
+  if (c < N) atomicAdd(&C[(size_t)r * N + c], x);
+  if (c + 1 < N) atomicAdd(&C[(size_t)r * N + c + 1], y);
+}
+
 template <typename T>
 __global__ void __launch_bounds__(H4_THREADS, 1)
     hgemm_wgmma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, float *__restrict__ C,
@@ -163,7 +171,13 @@ __global__ void __launch_bounds__(H4_THREADS, 1)
   // the stages from the first 1024-byte boundary (TMA's swizzle and wgmma's agree only on aligned atoms)
   unsigned sA = ((unsigned)__cvta_generic_to_shared(h4_smem) + 1023u) & ~1023u, sB = sA + H4_STAGES * H4_A_BYTES;
   unsigned full0 = (unsigned)__cvta_generic_to_shared(&full[0]), empty0 = (unsigned)__cvta_generic_to_shared(&empty[0]);
-  int wg = threadIdx.x / 128, row0 = blockIdx.y * H4_BM, col0 = blockIdx.x * H4_BN, ntiles = ceil_div(K, H4_BK);
+  // the block's tile: blocks taken H4_GROUP rows of tiles at a time, each group column by column, so that the blocks
+  // resident together read a few rows of A's tiles and a few columns of B's, which L2 keeps for each other
+  int id = blockIdx.y * gridDim.x + blockIdx.x, per = H4_GROUP * gridDim.x, first = id / per * H4_GROUP;
+  int rows = min((int)gridDim.y - first, H4_GROUP), tm = first + id % per % rows, tn = id % per / rows;
+  // its share of K (split-K, gridDim.z > 1: every share a whole number of steps, none empty; the runner's plan)
+  int kshare = ceil_div(ceil_div(K, H4_BK), (int)gridDim.z), kt0 = blockIdx.z * kshare;
+  int wg = threadIdx.x / 128, row0 = tm * H4_BM, col0 = tn * H4_BN, ntiles = min(kshare, ceil_div(K, H4_BK) - kt0);
   if (threadIdx.x == 0) {
     for (int s = 0; s < H4_STAGES; s++) {
       mbar_init(full0 + 8 * s, 1); // the producer's arrival (plus the bytes it announces)
@@ -182,9 +196,9 @@ __global__ void __launch_bounds__(H4_THREADS, 1)
         unsigned bar = full0 + 8 * s;
         if (t >= H4_STAGES) mbar_wait(empty0 + 8 * s, hgemm_wgmma_parity(t - H4_STAGES, H4_STAGES));
         mbar_expect_tx(bar, H4_A_BYTES + nb * H4_B_BOX); // whole boxes, their zero-filled parts included
-        tma_load_2d(sA + s * H4_A_BYTES, &tmA, t * H4_BK, row0, bar);
+        tma_load_2d(sA + s * H4_A_BYTES, &tmA, (kt0 + t) * H4_BK, row0, bar);
         for (int j = 0; j < nb; j++)
-          tma_load_2d(sB + s * H4_B_BYTES + j * H4_B_BOX, &tmB, col0 + 64 * j, t * H4_BK, bar);
+          tma_load_2d(sB + s * H4_B_BYTES + j * H4_B_BOX, &tmB, col0 + 64 * j, (kt0 + t) * H4_BK, bar);
       }
     return;
   }
@@ -218,8 +232,13 @@ __global__ void __launch_bounds__(H4_THREADS, 1)
   int r = row0 + c * 64 + warp * 16 + lane / 4, q = lane % 4;
 #pragma unroll
   for (int j = 0; j < H4_BN / 8; j++) {
-    store_pair(C, M, N, r, col0 + 8 * j + 2 * q, d[4 * j], d[4 * j + 1]);
-    store_pair(C, M, N, r + 8, col0 + 8 * j + 2 * q, d[4 * j + 2], d[4 * j + 3]);
+    if (gridDim.z == 1) {
+      store_pair(C, M, N, r, col0 + 8 * j + 2 * q, d[4 * j], d[4 * j + 1]);
+      store_pair(C, M, N, r + 8, col0 + 8 * j + 2 * q, d[4 * j + 2], d[4 * j + 3]);
+    } else { // split-K: the shares add into a C the runner zeroed (in whatever order they come: FP32 sums still)
+      add_pair(C, M, N, r, col0 + 8 * j + 2 * q, d[4 * j], d[4 * j + 1]);
+      add_pair(C, M, N, r + 8, col0 + 8 * j + 2 * q, d[4 * j + 2], d[4 * j + 3]);
+    }
   }
 #endif
 }
