@@ -39,6 +39,11 @@
  * zeros add nothing to C, so M, N and K need not be multiples of any tile; C goes out from the registers with
  * each row and column tested (kernel 3's store_pair). But a tensor map needs each row of A and B to start on 16
  * bytes (K and N multiples of 8): elsewhere the host copies A or B into rows that do first (hgemm/k4_host.cuh).
+ * The grid: block b does not take tile b in row order; the blocks are dealt H4_GROUP rows of tiles at a time, column
+ * by column inside the group, so the blocks resident at once share a few rows of A's tiles and columns of B's in L2.
+ * Where the tiles are too few for the SMs and K is long, the runner adds a third dimension (split-K): slice z
+ * multiplies its share of K's steps and adds its tile into C with atomicAdd, C zeroed first (the rule, with the
+ * figures behind it, in k4_host.cuh).
  *
  * wgmma and setmaxnreg exist only in code built for sm_90a (compute capability 9.0 exactly, not 9.x or 10.0): the
  * Makefile builds this program's 9.0 machine code as sm_90a. In code without them (H4_CODE 0: 7.5 to 8.9, plain
