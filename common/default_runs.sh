@@ -12,6 +12,9 @@ cd "$(dirname "$0")/.."
 [ $# = 0 ] && set -- $(ls -d prac[0-9]*/Makefile | xargs -n1 dirname | sort -V)
 export WORKBOOK_DEVICE_MEM_MIB=${WORKBOOK_DEVICE_MEM_MIB:-4096}
 cap=$WORKBOOK_DEVICE_MEM_MIB
+# a program that does nothing without an argument (prac10's tune needs its config file, and without one says so and
+# exits 1, as `make check`'s `bad tune` line wants) runs the first command its handout gives instead
+declare -A first_args=([prac10/tune]="examples/fake.conf -fresh")
 peaks=$(mktemp)
 passed=0 failed=0 skipped=0
 rows=()
@@ -29,7 +32,8 @@ for dir in "$@"; do
     fi
     : >"$peaks"
     start=$(date +%s%N)
-    output=$(cd "$dir" && WORKBOOK_PEAK_MEM="$peaks" timeout 900 "./$prog" 2>&1 </dev/null)
+    args=${first_args[$dir/$prog]:-}
+    output=$(cd "$dir" && WORKBOOK_PEAK_MEM="$peaks" timeout 900 "./$prog" $args 2>&1 </dev/null)
     rc=$?
     secs=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
     [ -n "${LOG:-}" ] && printf '=== default %s/%s (exit %d)\n%s\n' "$dir" "$prog" "$rc" "$output" >>"$LOG"
@@ -47,8 +51,8 @@ for dir in "$@"; do
     2:"RESULT: SKIP (no CUDA device"*) status=SKIP skipped=$((skipped + 1)) detail=${verdict#RESULT: } ;;
     *) status=FAIL failed=$((failed + 1)) detail="exit $rc, ${verdict:-no RESULT line}; $detail" ;;
     esac
-    printf '%-5s %s/%s  (%s)\n' "$status" "$dir" "$prog" "$detail"
-    rows+=("| $dir | \`$prog\` | $status | ${peak:-} | $secs |")
+    printf '%-5s %s/%s  (%s)\n' "$status" "$dir" "$prog${args:+ $args}" "$detail"
+    rows+=("| $dir | \`$prog${args:+ $args}\` | $status | ${peak:-} | $secs |")
   done
 done
 rm -f "$peaks"
