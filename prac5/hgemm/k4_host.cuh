@@ -91,7 +91,7 @@ static void run_wgmma(const void *A, const void *B, float *C, int M, int N, int 
     h4_tensor_map(&ma, type, A, M, K, lda, H4_BM, H4_BK); // A: M x K, boxes 128 x 64
     h4_tensor_map(&mb, type, B, K, N, ldb, H4_BK, 64);    // B: K x N, boxes 64 x 64
     mA = A, mB = B, mM = M, mN = N, mK = K, mlda = lda, mldb = ldb;
-    // split-K where the tiles fill less than half the SMs and K is 2048 or more (32 steps): as many shares of K as
+    // split-K where the tiles fill half the SMs or fewer and K is 32 steps or more (K > 1984): as many shares of K as
     // fill the SMs, each 4 steps or more, none empty (the kernel gives each the same whole number of steps, the last
     // what is left). Under 32 steps the zeroing of C, the atomics and the pipeline's fill in each share cost more than
     // the idle SMs do: measured on an H100 (docs/notes/prac5.md), 1024 x 1024 x 1024 went from 74 % of cuBLAS to 43 %
