@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kt_peer.py -- the peer of tune (docs/prac10.md; not yet one of its steps): Kernel Tuner, the field's standard auto-tuner, tuning
+"""kt_peer.py -- the peer of tune (docs/prac10.md, step 4's last section): Kernel Tuner, the field's standard auto-tuner, tuning
 prac3's GPU_laplace3d_tb<T, BY> over the space of examples/laplace3d_tb.conf at 512^3, through its Python API
 (kernel_tuner.tune_kernel) with CuPy as its backend: exhaustively (brute_force), then with two of its strategies.
 
@@ -17,8 +17,8 @@ force's best, compiles included (each search compiles its own kernels, as a firs
 The kernel is prac3/stencil/s4_tb.cuh itself, compiled by NVRTC (through CuPy) without its two includes: the host
 side, which NVRTC cannot compile, and helper_cuda.h, which the kernel does not use. One addition to Kernel Tuner:
 each compiled kernel may use the shared memory its block needs past 48 KB, as laplace3d_tb allows it
-(patch_optin_shared says why). Nothing else in the workbook calls Kernel Tuner or needs Python. Without Kernel
-Tuner, CuPy or a GPU: one line RESULT: SKIP (why) and exit 2.
+(patch_optin_shared says why). Nothing else in the workbook calls Kernel Tuner, and nothing else in practical 10
+needs Python. Without Kernel Tuner, CuPy or a GPU: one line RESULT: SKIP (why) and exit 2.
 """
 import gc
 import os
@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 USAGE = ("usage: python3 kt_peer.py [-small] [-budget=N] [-strategies=A,B] [-seed=N]   (-small: 64^3; -budget: "
          "max_fevals of each strategy but brute_force, 50 (-small: 10); -strategies: random_sample,"
          "genetic_algorithm; -seed: their random choices, 1)")
-STEPS = "practical 10, beyond the workbook steps so far (beyond the course): Kernel Tuner as the peer of tune"
+STEPS = "practical 10, step 4's last section, Against Kernel Tuner (beyond the course): Kernel Tuner as the peer of tune"
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "prac3", "stencil", "s4_tb.cuh")
 HOST_INCLUDES = ('#include "helper_cuda.h"', '#include "stencil/s4_tb_host.cuh"')  # left out for NVRTC
@@ -323,16 +323,20 @@ def main(argv):
     patch_optin_shared(CupyFunctions)
     work = tempfile.mkdtemp(prefix="kt_peer_")
     os.chdir(work)  # where Kernel Tuner writes a failed configuration's source (its message names it): not the repo
+    failed = True
     try:
         kind, why, code = run(opts, np, kernel_tuner, Tunable, cp)
+        failed = False
     except ImportError as e:  # a strategy whose own packages are missing (bayes_opt needs scikit-learn)
         return verdict("SKIP", f"a package Kernel Tuner needs is not installed: {first_line(e)}", 2)
     except cp.cuda.memory.OutOfMemoryError as e:
         return verdict("SKIP", f"this GPU's memory is too small for the grid: {first_line(e)}", 2)
     except Exception as e:  # a failed check, a compile error, a CUDA error: the run says what and fails
         return verdict("FAIL", f"{type(e).__name__}: {first_line(e)}", 1)
-    os.chdir(HERE)
-    shutil.rmtree(work, ignore_errors=True)
+    finally:  # the work folder goes, whatever happened, unless a failed run left in it the copy of the source that
+        os.chdir(HERE)  # Kernel Tuner's message names ("see source files: ...")
+        if not (failed and os.listdir(work)):
+            shutil.rmtree(work, ignore_errors=True)
     return verdict(kind, why, code)
 
 
