@@ -260,7 +260,7 @@ int main(int argc, char **argv) {
 
   // A display watchdog (Windows, WSL 2: cudaDevAttrKernelExecTimeout) stops a launch past about 2 s; the default's
   // 8-bit add took 3 s in one launch on an H100 (131072 items per word). There the default is 16384 items, and a
-  // size with more per 32-bit word or lock SKIPs (16384 on one word: 28.6 ms for the 8-bit add, 305.8 ms for the
+  // size with more per 32-bit word or lock SKIPs (16384 on one word: 28.03 ms for the 8-bit add, 305.8 ms for the
   // spin lock on the H100). docs/troubleshooting.md#windows-watchdog
   int dev = findCudaDevice(argc, argv), watchdog = 0;
   checkCudaErrors(cudaDeviceGetAttribute(&watchdog, cudaDevAttrKernelExecTimeout, dev));
