@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # default_runs.sh [PRACDIR...] -- `make defaults`: every program run as a learner first runs it, with no
-# arguments, in a GPU of WORKBOOK_DEVICE_MEM_MIB MiB (default 4096), and the peak device memory each one used.
+# arguments (a tool that needs one, prac10's tune, with its handout's first command: first_args below), in a GPU
+# of WORKBOOK_DEVICE_MEM_MIB MiB (default 4096), and the peak device memory each one used.
 # A default run must PASS there: a SKIP for any reason but having no GPU is a FAIL, since the promise is
 # that every default run fits in 4 GiB. The peak is sampled by the program itself (gpu_profile.h,
 # WORKBOOK_PEAK_MEM): every allocation after the CUDA context was made, library workspaces included; a

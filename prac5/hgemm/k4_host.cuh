@@ -92,8 +92,8 @@ static void run_wgmma(const void *A, const void *B, float *C, int M, int N, int 
     h4_tensor_map(&mb, type, B, K, N, ldb, H4_BK, 64);    // B: K x N, boxes 64 x 64
     mA = A, mB = B, mM = M, mN = N, mK = K, mlda = lda, mldb = ldb;
     // split-K where the tiles fill half the SMs or fewer and K is 32 steps or more (K > 1984): as many shares of K as
-    // fill the SMs, each 4 steps or more, none empty (the kernel gives each the same whole number of steps, the last
-    // what is left). Under 32 steps the zeroing of C, the atomics and the pipeline's fill in each share cost more than
+    // fill the SMs, none empty (the kernel gives each the same whole number of steps, 4 or more, and the last what is
+    // left, which may be fewer: 1 tile at K = 2561 splits into shares of 5 steps and a last of 1). Under 32 steps the zeroing of C, the atomics and the pipeline's fill in each share cost more than
     // the idle SMs do: measured on an H100 (docs/notes/prac5.md), 1024 x 1024 x 1024 went from 74 % of cuBLAS to 43 %
     // split 4 ways, while 1024 x 1024 x 8192 went from 31 % to 61 %
     int dev, tiles = ceil_div(N, H4_BN) * ceil_div(M, H4_BM), steps = ceil_div(K, H4_BK), sms;
@@ -110,6 +110,8 @@ static void run_wgmma(const void *A, const void *B, float *C, int M, int N, int 
     opted_in = 1;
   }
   dim3 grid(ceil_div(N, H4_BN), ceil_div(M, H4_BM), split);
+  // split-K adds into C, so C starts at zero; this erases the runner's NaN poison, so on split runs a tile that no
+  // block wrote is caught only where its true value is not 0 (random inputs: all but never, not by construction)
   if (split > 1) checkCudaErrors(cudaMemsetAsync(C, 0, (size_t)M * N * sizeof(float)));
   hgemm_wgmma<T><<<grid, H4_THREADS, H4_SMEM>>>(ma, mb, C, M, N, K);
   getLastCudaError("hgemm_wgmma execution failed");
