@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # default_runs.sh [PRACDIR...] -- `make defaults`: every program run as a learner first runs it, with no
-# arguments (a tool that needs one, prac10's tune, with its handout's first config: first_args below), in a GPU
+# arguments (a tool that needs one, prac10's tune, with step 2's example config: first_args below), in a GPU
 # of WORKBOOK_DEVICE_MEM_MIB MiB (default 4096), and the peak device memory each one used.
 # A default run must PASS there: a SKIP for any reason but having no GPU is a FAIL, since the promise is
 # that every default run fits in 4 GiB. The peak is sampled by the program itself (gpu_profile.h,
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 export WORKBOOK_DEVICE_MEM_MIB=${WORKBOOK_DEVICE_MEM_MIB:-4096}
 cap=$WORKBOOK_DEVICE_MEM_MIB
 # a program that does nothing without an argument (prac10's tune needs its config file, and without one says so and
-# exits 1, as `make check`'s `bad tune` line wants) runs the first command its handout gives instead, less -fresh
+# exits 1, as `make check`'s `bad tune` line wants) runs step 2's example instead (the handout's command less -fresh: a GPU-free config)
 # (without it a learner's log of that config is kept, and read as the cache, not started again)
 declare -A first_args=([prac10/tune]="examples/fake.conf")
 peaks=$(mktemp)
