@@ -14,8 +14,8 @@ cd "$(dirname "$0")/.."
 export WORKBOOK_DEVICE_MEM_MIB=${WORKBOOK_DEVICE_MEM_MIB:-4096}
 cap=$WORKBOOK_DEVICE_MEM_MIB
 # a program that does nothing without an argument (prac10's tune needs its config file, and without one says so and
-# exits 1, as `make check`'s `bad tune` line wants) runs step 2's example instead (the handout's command less -fresh: a GPU-free config)
-# (without it a learner's log of that config is kept, and read as the cache, not started again)
+# exits 1, as `make check`'s `bad tune` line wants) runs step 2's example instead, a config that needs no GPU, as the
+# handout types it but for -fresh (without it a learner's log of that config is kept and read, not started again)
 declare -A first_args=([prac10/tune]="examples/fake.conf")
 peaks=$(mktemp)
 passed=0 failed=0 skipped=0
