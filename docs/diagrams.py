@@ -310,8 +310,8 @@ def coalescing():
                 "sector %d: bytes %d–%d" % (sec, 32 * sec, 32 * sec + 31))
     bracket(s, L + 2, R - 2, ya + 136, "one 128-byte line")
     s.text(L, ya + 184, "4 sectors fetched = 128 bytes, all 128 used: 100 %", size=14, weight="bold", fill=GREEN)
-    s.text(L, ya + 204, "(5 sectors over two lines if x[0] does not start on a multiple of 128 bytes)", size=12,
-           fill=MUTED)
+    s.text(L, ya + 204, "(4 sectors over two lines if x[0] starts on a multiple of 32 bytes but not of 128; "
+           "5 sectors if not on a multiple of 32)", size=12, fill=MUTED)
 
     # (b) stride 32 words
     yb = ya + 252
