@@ -178,8 +178,8 @@ static inline void ws2_print_versions(const char *const name[4], const double ms
     printf("%-58s %10.3f %11.2f %11s %11s\n", label, ms[v], ms[3] / ms[v], pb, pf);
   }
   if (ms[0] < bd.bound_ms || ms[1] < bd.bound_ms)
-    printf("below 100 %% of the bound: the chunks moved faster than the copies that measured the rates (a shared "
-           "host's link varies from run to run); the bound holds at the measured rates only: run again\n");
+    printf("below 100 %% of the bound: the chunks moved faster than the copies that measured the rates (the "
+           "both-ways rate reads low: docs/prac12.md, the bound); the bound holds at the measured rates only\n");
   printf("the gain, x%.2f in all (work_streaming's time over the chunked one): x%.2f from pinned memory (not "
          "chunked: pageable over pinned), x%.2f from the overlap (pinned: not chunked over chunked)\n",
          ms[3] / ms[1], ms[3] / ms[2], ms[2] / ms[1]);
