@@ -93,9 +93,10 @@ static void run_wgmma(const void *A, const void *B, float *C, int M, int N, int 
     mA = A, mB = B, mM = M, mN = N, mK = K, mlda = lda, mldb = ldb;
     // split-K where the tiles fill half the SMs or fewer and K is 32 steps or more (K > 1984): as many shares of K as
     // fill the SMs, none empty (the kernel gives each the same whole number of steps, 4 or more, and the last what is
-    // left, which may be fewer: 1 tile at K = 2561 splits into shares of 5 steps and a last of 1). Under 32 steps the zeroing of C, the atomics and the pipeline's fill in each share cost more than
-    // the idle SMs do: measured on an H100 (docs/notes/prac5.md), 1024 x 1024 x 1024 went from 74 % of cuBLAS to 43 %
-    // split 4 ways, while 1024 x 1024 x 8192 went from 31 % to 61 %
+    // left, which may be fewer: 1 tile at K = 2561 splits into shares of 5 steps and a last of 1). Under 32 steps the
+    // zeroing of C, the atomics and the pipeline's fill in each share cost more than the idle SMs do: measured on an
+    // H100 (docs/notes/prac5.md), 1024 x 1024 x 1024 went from 74 % of cuBLAS to 43 % split 4 ways, while
+    // 1024 x 1024 x 8192 went from 31 % to 61 %
     int dev, tiles = ceil_div(N, H4_BN) * ceil_div(M, H4_BM), steps = ceil_div(K, H4_BK), sms;
     checkCudaErrors(cudaGetDevice(&dev));
     sms = device_limits(dev)->sms;
