@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """kt_peer.py -- the peer of tune (docs/prac10.md, step 4's last section): Kernel Tuner, the field's standard
-auto-tuner, tuning prac3's GPU_laplace3d_tb<T, BY> over the space of examples/laplace3d_tb.conf at 512^3, through its Python API
-(kernel_tuner.tune_kernel) with CuPy as its backend: exhaustively (brute_force), then with two of its strategies.
+auto-tuner, tuning prac3's GPU_laplace3d_tb<T, BY> over the space of examples/laplace3d_tb.conf at 512^3, through its
+Python API (kernel_tuner.tune_kernel) with CuPy as its backend: exhaustively (brute_force), then with two of its
+strategies.
 
   python3 kt_peer.py            512^3: brute force, then random_sample and genetic_algorithm, 50 evaluations each
   python3 kt_peer.py -small     64^3, 10 evaluations each: a check of the script (its compiles take most of it)
