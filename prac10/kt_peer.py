@@ -285,7 +285,7 @@ def run(opts, np, kernel_tuner, Tunable, cp):
         (T, BY, K), rate, ms, _ = best
         of_best = "" if strategy == "brute_force" else f" ({100 * rate / best_rate:.1f} % of brute force's)"
         print(f"{strategy}: {len(firsts)} configurations in {wall:.1f} s; best T={T}, BY={BY}, KCHUNK={K}: "
-              f"{ms:.4f} ms a pass, {rate:.1f} GBps_effective{of_best}; "
+              f"{ms:.4f} ms per pass, {rate:.1f} GBps_effective{of_best}; "
               + (f"within 2 % of brute force's best after {reach[0]} configuration{'s' if reach[0] > 1 else ''}, "
                  f"{reach[1]:.1f} s" if reach else "never within 2 % of brute force's best"), flush=True)
         lines.append(f"BENCH prac=10 prog=kt_laplace3d_tb n={size} strategy={strategy} evals={len(firsts)} "

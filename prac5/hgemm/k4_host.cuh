@@ -111,8 +111,8 @@ static void run_wgmma(const void *A, const void *B, float *C, int M, int N, int 
     opted_in = 1;
   }
   dim3 grid(ceil_div(N, H4_BN), ceil_div(M, H4_BM), split);
-  // split-K adds into C, so C starts at zero; this erases the runner's NaN poison, so on split runs a tile that no
-  // block wrote is caught only where its true value is not 0 (random inputs: all but never, not by construction)
+  // split-K adds into C, so C starts at zero; this erases the runner's NaN poison, so when K is split, a tile that
+  // no block wrote is caught only where its true value is not 0 (random inputs: all but never, not by construction)
   if (split > 1) checkCudaErrors(cudaMemsetAsync(C, 0, (size_t)M * N * sizeof(float)));
   hgemm_wgmma<T><<<grid, H4_THREADS, H4_SMEM>>>(ma, mb, C, M, N, K);
   getLastCudaError("hgemm_wgmma execution failed");
