@@ -91,14 +91,16 @@ static int hgemm_choose_peer(hgemm_problem *p, int reps, int verbose) {
     if (verbose) printf("cuBLAS's call: cublasGemmEx (cublasLt's heuristic offers no algorithm here)\n");
     return 1;
   }
-  int ok = hgemm_check(0, &lt, p, -1);
-  p->run = lt.run[p->bf16];
-  double ms_lt = time_median_ms(hgemm_run, p, 2, reps);
-  ok = hgemm_recheck(0, lt.name, p) && ok;
-  ok = hgemm_check(0, &ex, p, -1) && ok;
-  p->run = ex.run[p->bf16];
-  double ms_ex = time_median_ms(hgemm_run, p, 2, reps);
-  ok = hgemm_recheck(0, ex.name, p) && ok;
+  const hgemm_step *call[2] = {&lt, &ex};
+  double ms[2];
+  int ok = 1;
+  for (int c = 0; c < 2; c++) { // checked, timed, and what its last timed run left checked again
+    ok = hgemm_check(0, call[c], p, -1) && ok;
+    p->run = call[c]->run[p->bf16];
+    ms[c] = time_median_ms(hgemm_run, p, 2, reps);
+    ok = hgemm_recheck(0, call[c]->name, p) && ok;
+  }
+  double ms_lt = ms[0], ms_ex = ms[1];
   h0_use_lt = ok && ms_lt < ms_ex;
   if (verbose)
     printf("cuBLAS's call: cublasLtMatmul (its heuristic's first algorithm, %u MiB of workspace) %.4f ms, "

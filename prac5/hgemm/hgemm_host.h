@@ -127,6 +127,9 @@ static inline int hgemm_ldmatrix_ways(int r0, int c, int cpr, int swizzled) {
 // of 8 halves; elsewhere the operand is copied first into rows of hgemm_pad8 halves (hgemm/k4_host.cuh)
 static inline int hgemm_tma_rows_ok(int N, int K) { return K % 8 == 0 && N % 8 == 0; }
 static inline int hgemm_pad8(int x) { return (x + 7) / 8 * 8; }
+// kernel 0's cublasLtMatmul workspace (hgemm/k0_cublaslt.cuh): 32 MiB, what cuBLAS itself reserves on Hopper for its
+// default workspace; hgemm_bytes counts it (hgemm/oracle.h)
+#define H0_LT_WORKSPACE (32u << 20)
 // the parity of the phase of a stage's mbarrier that use t of the stages completes (stage t % stages, its
 // (t / stages)-th use): the consumers wait for full's at step t, the producer for empty's of step t - stages
 HGEMM_HD static inline unsigned hgemm_wgmma_parity(int t, int stages) { return (unsigned)(t / stages) & 1u; }

@@ -9,8 +9,6 @@
  */
 #include <cublasLt.h>
 
-#define H0_LT_WORKSPACE (32u << 20) // 32 MiB: what cuBLAS itself reserves on Hopper for its default workspace
-
 static cublasLtHandle_t h0_lt = NULL;
 static void *h0_lt_ws = NULL;
 

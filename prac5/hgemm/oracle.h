@@ -101,7 +101,7 @@ static size_t hgemm_bytes(int M, int N, int K) {
   size_t nAB = (size_t)M * K + (size_t)K * N;
   size_t pad = (K % 8 ? (size_t)M * hgemm_pad8(K) : 0) + (N % 8 ? (size_t)K * hgemm_pad8(N) : 0);
   return nAB * 2 + (size_t)M * N * sizeof(float) + nAB * sizeof(float) + reference_peak_bytes(M, N, K) + pad * 2 +
-         ((size_t)32 << 20);
+         H0_LT_WORKSPACE;
 }
 static void hgemm_memory_check(int M, int N, int K, int user_sized) {
   device_memory_check(hgemm_bytes(M, N, K), "A, B, C and the FP64 reference", user_sized);
