@@ -278,6 +278,29 @@ TEST(bounds_from_the_whole_array) {
   CHECK_NEAR(b.fill_ms, in + k + out, 1e-9);
 }
 
+// the rate while both ran: the first copy's bytes over its time; the other's bytes, less its tail at its rate alone,
+// over the same time
+TEST(both_ways_rate_while_both_ran) {
+  double bytes[2] = {4e9, 4e9}, alone[2] = {50.0, 50.0}, r[2];
+  double t[2] = {100.0, 100.0}; // together to the end: 40 GB/s each
+  ws2_both_rates(bytes, t, alone, r);
+  CHECK_NEAR(r[0], 40.0, 1e-9);
+  CHECK_NEAR(r[1], 40.0, 1e-9);
+  t[0] = 80.0, t[1] = 100.0; // in ended first (50 GB/s); out then ran 20 ms alone at 50 GB/s: 1 GB, so 3 GB in 80 ms
+  ws2_both_rates(bytes, t, alone, r);
+  CHECK_NEAR(r[0], 50.0, 1e-9);
+  CHECK_NEAR(r[1], 37.5, 1e-9);
+  // the whole run's rate reads lower than the sum while both ran: 8 GB in 100 ms = 80, against 87.5
+  CHECK(bytes[0] + bytes[1] < (r[0] + r[1]) * 1e6 * t[1]);
+  double t2[2] = {100.0, 60.0}; // out first; in's tail 40 ms at 50 GB/s = 2 GB, so 2 GB in 60 ms
+  ws2_both_rates(bytes, t2, alone, r);
+  CHECK_NEAR(r[1], 4e9 / 60e6, 1e-9);
+  CHECK_NEAR(r[0], 2e9 / 60e6, 1e-9);
+  double t3[2] = {10.0, 200.0}; // a tail at the rate alone longer than the copy: that rate was not this run's
+  ws2_both_rates(bytes, t3, alone, r);
+  CHECK(r[1] == 0.0 && r[0] > 0.0);
+}
+
 TEST(host_memory_from_meminfo) {
   CHECK(prac12_meminfo_available("MemTotal:       16384 kB\nMemFree:  100 kB\nMemAvailable:    2048 kB\n") ==
         2048LL * 1024);
@@ -437,6 +460,7 @@ int main(void) {
   RUN(gate_is_settled_once);
   RUN(gate_is_left_out_under_launch_blocking);
   RUN(bounds_from_the_whole_array);
+  RUN(both_ways_rate_while_both_ran);
   RUN(median_index_is_the_middle_run);
   RUN(host_memory_from_meminfo);
   RUN(graphs_counts_are_powers_of_ten_then_the_largest);
