@@ -13,7 +13,7 @@
  * the same steps by the Thomas algorithm in double.
  *
  * Handout steps 1-3: build, run, write the PCR step (TODO(step 3)). It prints all NX
- * values first, in the course's lines (-v, which used to ask for them, is kept); -niter=N the time steps.
+ * values first, in the course's lines; -niter=N the time steps.
  *   nvcc -O3 -arch=native -DEXERCISE -I../common -I. exercises/trid.cu trid_gold.c -o exercises/trid
  */
 #define COURSE_STEPS "practical 7, workbook steps 1-3 (course bullets 1-2)"

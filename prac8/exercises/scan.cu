@@ -67,7 +67,8 @@ __global__ void scan_shfl(float *g_odata, const float *g_idata) {
   unsigned mask = (active == 32) ? 0xffffffffu : (1u << active) - 1u;
   float incl = x;
   // TODO(step 2): the inclusive scan of x across the warp, in incl: 5 steps of __shfl_up_sync(mask, ...),
-  // each adding the value some lanes below where that lane exists. Step 2 is partly a reading: warp 0's scan of
+  // each adding the value some lanes below where that lane exists (__shfl_up_sync(mask, v, d) hands lane l the
+  // v of lane l-d; the lanes below d get their own v back). Step 2 is partly a reading: warp 0's scan of
   // the totals, below, is this loop on the totals. Write yours before reading it, then compare (why `mask`?).
   if (lane == 31 || tid == blockDim.x - 1) warp_sum[warp] = incl;
   __syncthreads();
