@@ -162,11 +162,12 @@ def tables(data, prac):
                 vals += [k for k in r if shown(k) and k not in vals]
         first = [k for k in ["ms"] + PCT + ["TFLOPs", "pct_cublas"] if k in vals]
         vals = first + [k for k in vals if k not in first and k not in TUNED] + [k for k in TUNED if k in vals]
-        head = idcols + ["%s %s" % (label(g), v) for g in gpus for v in vals]
+        tg = [g for g in gpus if any(g in per_gpu for _, per_gpu in members)]  # the GPUs that ran this table
+        head = idcols + ["%s %s" % (label(g), v) for g in tg for v in vals]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for ident, per_gpu in members:
             cells = [v for k, v in ident if k != "#"]
-            cells += [per_gpu.get(g, {}).get(v, "") for g in gpus for v in vals]
+            cells += [per_gpu.get(g, {}).get(v, "") for g in tg for v in vals]
             lines.append("| " + " | ".join(cells) + " |")
         out.append("\n".join(lines))
     return out
