@@ -315,7 +315,6 @@ def page(data, old, tail):
                "hold every key of every BENCH line (GB/s, the peak, rates, errors).\n")
     plt = pyplot()
     pracs = sorted({r.get("prac", "?") for g in gpus for r in data[g]}, key=prac_order)
-    title = ", ".join("%s (%s)" % (names[g], when[g][:10]) for g in gpus)
     if plt is None:
         out.append("Figures were not drawn: matplotlib is not installed where this page was generated "
                    "(the tables hold every number).\n")
@@ -326,7 +325,9 @@ def page(data, old, tail):
             out.append("What these measure and their goals: [the handout](prac%s.md)%s.\n"
                        % (p, " and [its notes](notes/prac%s.md)" % p if notes else ""))
         png = "results_prac%s.png" % p
-        if plt is not None and plot(plt, data, p, os.path.join(DOCS, png), "Practical %s: %s" % (p, title)):
+        pdata = {g: data[g] for g in gpus if any(r.get("prac") == p for r in data[g])}  # the GPUs that ran it
+        ptitle = ", ".join("%s (%s)" % (names[g], when[g][:10]) for g in pdata)
+        if plt is not None and plot(plt, pdata, p, os.path.join(DOCS, png), "Practical %s: %s" % (p, ptitle)):
             out.append("![practical %s: each program's kernels or methods against its 100 %% line, one bar per GPU](%s)\n" % (p, png))
         for t in tables(data, p):
             out.append(t + "\n")
