@@ -3,7 +3,7 @@
  *
  * The finished program is ../prac1d.cu: try the exercise before you open it. Fill in the places marked
  * TODO(step 6) (the kernel's body, x and y on the device, the number of blocks and the launch), then
- * `make exercises/prac1d && ./exercises/prac1d`.
+ * `make exercises && ./exercises/prac1d`, in prac1/ (as the handout's step 6 says).
  * Until they are right it ends RESULT: FAIL (exercise not done: ...): z starts as NaN, and the gold
  * comparison fails every element your kernel does not write correctly.
  *
