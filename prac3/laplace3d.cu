@@ -49,9 +49,13 @@
 #ifndef EXERCISE
 #include "laplace3d_pad.h" // step 6: the row pitch and the copies of padded rows
 #define PAD_DEFAULT 0      // -pad is off unless asked for
+#define PAD_HELP "store rows with a pitch rounded up to 32 floats (128 bytes)"
 #else
 #include "exercises/laplace3d_pad.h" // make exercises: the learner's
 #define PAD_DEFAULT 1                // the exercise is the -pad path
+#define PAD_HELP                                                                                        \
+  "store rows with a pitch rounded up to 32 floats (128 bytes); on by default in this exercise build, " \
+  "-pad=0 turns it off"
 #endif
 
 // step 6: how many floats of d's padding (the pitch - NX past the end of each row) are not 0, read back one plane
@@ -109,7 +113,7 @@ int main(int argc, char **argv) {
       {"repeat", ARG_INT, &REPEAT, 1, 100000, "Jacobi iterations"},
       {"bx", ARG_INT, &bx, 1, 1024, "threads per block in i (BLOCK_X)"},
       {"by", ARG_INT, &by, 1, 1024, "threads per block in j (BLOCK_Y)"},
-      {"pad", ARG_FLAG, &pad, 0, 1, "store rows with a pitch rounded up to 32 floats (128 bytes)"},
+      {"pad", ARG_FLAG, &pad, 0, 1, PAD_HELP},
       {"pinned", ARG_FLAG, &pinned, 0, 1, "host arrays in pinned memory (cudaMallocHost) instead of malloc"},
       {"seed", ARG_INT, &seed, 0, 2147483647, "0: the course's 0 inside; N: random values inside"},
       {"bench", ARG_FLAG, &bench, 0, 1, "time one iteration and a device-to-device copy, print a BENCH line"},
