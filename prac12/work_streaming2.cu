@@ -337,11 +337,11 @@ int main(int argc, char **argv) {
   snprintf(size, sizeof(size), "%d", w.n);
   snprintf(common, sizeof(common),
            "ms_bound=%.4f ms_fill=%.4f ms_naive=%.4f ms_link=%.4f ms_kernel=%.4f in_GBps=%.1f out_GBps=%.1f "
-           "both_GBps=%.1f both_in_GBps=%.1f both_out_GBps=%.1f page_in_GBps=%.1f page_out_GBps=%.1f all_in_GBps=%.1f all_out_GBps=%.1f "
-           "all_page_in_GBps=%.1f all_page_out_GBps=%.1f",
+           "both_GBps=%.1f both_in_GBps=%.1f both_out_GBps=%.1f page_in_GBps=%.1f page_out_GBps=%.1f "
+           "all_in_GBps=%.1f all_out_GBps=%.1f all_page_in_GBps=%.1f all_page_out_GBps=%.1f",
            bd.bound_ms, bd.fill_ms, bd.naive_ms, bd.link_ms, k_ms, rate[1][0][0], rate[1][1][0],
-           half ? 2 * half_bytes / (both_ms * 1e6) : 0.0, both_r[0], both_r[1], rate[0][0][0], rate[0][1][0], rate[1][0][1], rate[1][1][1],
-           rate[0][0][1], rate[0][1][1]);
+           half ? 2 * half_bytes / (both_ms * 1e6) : 0.0, both_r[0], both_r[1], rate[0][0][0], rate[0][1][0],
+           rate[1][0][1], rate[1][1][1], rate[0][0][1], rate[0][1][1]);
   for (int v = 0; v < NVER; v++) {
     char extra[900];
     int k = snprintf(extra, sizeof(extra), "chunks=%d streams=%d iters=%d x_pageable=%.2f", chunks, nstreams, iters,

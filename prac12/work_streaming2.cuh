@@ -144,7 +144,7 @@ static inline pipe_bounds ws2_bound(int n, int chunks, long long count, double i
  * all of its bytes: then the rate alone was measured faster than this run went)
  */
 static inline void ws2_both_rates(const double bytes[2], const double t[2], const double alone[2], double r[2]) {
-  int f = t[0] <= t[1] ? 0 : 1, s = 1 - f; /* the first to end, and the other */
+  int f = t[0] <= t[1] ? 0 : 1, s = 1 - f;      /* the first to end, and the other */
   double tail = alone[s] * 1e6 * (t[s] - t[f]); /* GB/s x ms x 1e6: the bytes the other moved alone */
   double rest = bytes[s] - tail;
   r[f] = bytes[f] / (t[f] * 1e6);
@@ -181,8 +181,9 @@ static inline void ws2_print_bounds(int chunks, double bytes, int reps, double i
            first_ms, both_r[0], both_r[1], both_r[0] + both_r[1]);
   }
   printf("  kernel                   %9.4f ms\n", k_ms);
-  printf("bound: naive max(in, kernel, out) = %.3f ms; link (bytes in + out) / the rate while both ran = %.3f ms; the bound "
-         "%.3f ms (%s); with the fill and drain no schedule avoids (%d chunks; at these measured rates), %.3f ms\n",
+  printf("bound: naive max(in, kernel, out) = %.3f ms; link (bytes in + out) / the rate while both ran = %.3f ms; the "
+         "bound %.3f ms (%s); with the fill and drain no schedule avoids (%d chunks; at these measured rates), "
+         "%.3f ms\n",
          bd.naive_ms, bd.link_ms, bd.bound_ms, bd.limit, chunks, bd.fill_ms);
 }
 

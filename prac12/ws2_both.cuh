@@ -24,10 +24,9 @@ static void both_once(both_args *b, double t[2]) {
     checkCudaErrors(cudaEventRecord(b->join[k], b->s[k]));
   }
   for (int k = 0; k < 2; k++) checkCudaErrors(cudaStreamWaitEvent(0, b->join[k], 0));
-  checkCudaErrors(cudaEventSynchronize(b->join[0]));
-  checkCudaErrors(cudaEventSynchronize(b->join[1]));
   for (int k = 0; k < 2; k++) {
     float ms = 0.0f;
+    checkCudaErrors(cudaEventSynchronize(b->join[k]));
     checkCudaErrors(cudaEventElapsedTime(&ms, b->fork, b->join[k]));
     t[k] = ms;
   }

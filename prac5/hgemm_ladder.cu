@@ -29,7 +29,8 @@
  * On an H100 or H200 -arch=native makes sm_90 code, without wgmma, so -kernel=4 SKIPs: -arch=sm_90a there (make
  * builds the 9.0 code so, prac5/Makefile).
  */
-#define COURSE_STEPS "practical 5, workbook step 9 (kernel 1: the 2025 course's WMMA GEMM; kernels 2-4 beyond the course)"
+#define COURSE_STEPS "practical 5, workbook step 9 (kernel 1: the 2025 course's WMMA GEMM; kernels 2-4 beyond " \
+                     "the course)"
 // make exercises: ./exercises/hgemm_ladder, built with -DEXERCISE, runs kernel 1 from the learner's file,
 // exercises/h1_wmma.cuh, and kernel 1 without -kernel; its verdict names the file (gold_check.h)
 #ifdef EXERCISE
