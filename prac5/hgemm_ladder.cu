@@ -8,7 +8,8 @@
  *   -kernel=2  shared-memory tiles by cp.async, double buffered; bank     hgemm/k2_smem.cuh
  *              conflicts with -smem=plain, none with -smem=pad (the default)
  *   -kernel=3  mma.sync and ldmatrix by inline PTX: register fragments,  hgemm/k3_mma.cuh
- *              a 64 x 64 warp tile, XOR-swizzled tiles, 3 or 4 stages (h3_stages; the default from 8.0 on)
+ *              a 64 x 64 warp tile, XOR-swizzled tiles, 3 or 4 stages (h3_stages; -stages=3 forces 3; the
+ *              default kernel from 8.0 on)
  *   -kernel=4  Hopper (9.0, sm_90a code): wgmma on a warpgroup, tiles by   hgemm/k4_wgmma.cuh
  *              TMA, mbarriers, 4 stages, a producer warpgroup and two consumers; where K or N is not a multiple
  *              of 8 (rows TMA cannot read) A or B is copied to padded rows first, said in one line; host side in
@@ -147,7 +148,7 @@ static void bench_keys(void *c, int k, const double *ms, char *prog, size_t npro
 
 int main(int argc, char **argv) {
   int M = 2048, N = 2048, K = 2048, kernel = HGEMM_DEFAULT_KERNEL, bench = 0, seed = 1, reps = 10, shapes = 0;
-  int use_lt = 0;
+  int use_lt = 0, stages = 0;
   const char *type_word = "fp16", *smem_word = "pad", *fault = NULL;
   arg_spec opts[] = {
       {"M", ARG_INT, &M, 1, 1 << 20, "rows of A and C"},
@@ -158,6 +159,8 @@ int main(int argc, char **argv) {
        "4 wgmma and TMA (9.0)"},
       {"type", ARG_WORD, &type_word, 0, 0, "the inputs' type: fp16 or bf16"},
       {"smem", ARG_WORD, &smem_word, 0, 0, "kernel 2's tile layout: pad (conflict-free) or plain"},
+      {"stages", ARG_INT, &stages, 0, 4, "kernel 3's pipeline stages, 3 or 4 (0: 4 where two 64 KB blocks fit an "
+       "SM, else 3)"},
       {"bench", ARG_FLAG, &bench, 0, 1, "check and time every kernel, print the table and BENCH lines"},
       {"shapes", ARG_FLAG, &shapes, 0, 1, "kernels 3 and 4 against cuBLAS over sgemm_ladder's shapes (gemm_shapes.h)"},
       {"lt", ARG_FLAG, &use_lt, 0, 1, "kernel 0 by cublasLtMatmul (the heuristic's first algorithm), not cublasGemmEx"},
@@ -180,6 +183,9 @@ int main(int argc, char **argv) {
   if (shapes && (fault || bench || use_lt || args_given(argc, argv, "kernel") || args_given(argc, argv, "smem")))
     args_fail("-shapes runs kernels 0, 3 and 4 at its own sizes, kernel 0 the faster of cuBLAS's two calls: give it "
               "none of -fault, -bench, -kernel, -smem, -lt");
+  if (stages == 1 || stages == 2) args_fail("-stages=%d: kernel 3 runs 3 or 4 stages", stages);
+  if (stages && (fault || !(bench || shapes || kernel == 3)))
+    args_fail("-stages=%d is kernel 3's: give it with -kernel=3, -bench or -shapes (and no -fault)", stages);
   int user_sized = args_given(argc, argv, "M") || args_given(argc, argv, "N") || args_given(argc, argv, "K");
   if (shapes && user_sized) args_fail("-shapes runs the sizes of gemm_shapes.h: give no -M, -N or -K");
 
@@ -201,6 +207,10 @@ int main(int argc, char **argv) {
     kernel = 2;
   }
   if (kernel == 4 && !has_wgmma) return result_skip("-kernel=4 %s", why4);
+  if (stages && has_mma && stages > h3_device_stages())
+    return result_skip("-stages=%d: kernel 3 on this GPU has room for %d (two blocks of %d KB an SM)", stages,
+                       h3_device_stages(), h3_device_stages() * H3_STAGE_BYTES / 1024);
+  h3_stages_typed = stages;
   if ((kernel == 4 || bench) && has_wgmma && !rows4) {
     char what[120];
     if (K % 8 && N % 8)
