@@ -1,7 +1,7 @@
 /*
  * tuned.h -- the tuned tables (practical 10): a program's settings for this GPU and this size, read at start-up
  * from tuned/<gpu>.txt, which `make tune` writes on the GPU it runs on. The repository keeps the tables its
- * maintainers committed (tuned/h100.txt); a learner's stays in their copy, theirs to commit.
+ * maintainers committed (tuned/h100.txt, tuned/h200.txt); a learner's stays in their copy, theirs to commit.
  *
  * A table is plain text, one line per program and size class, its settings as the program's own flags, as in
  * tuned/h100.txt:
