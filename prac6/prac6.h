@@ -13,8 +13,10 @@
 extern "C" {
 #endif
 
-/* Picks the GPU (-device=N) with findCudaDevice, which a C file cannot call itself (it needs the CUDA
- * runtime's C++ headers). No GPU: prints RESULT: SKIP and exits 2. */
+/* Picks the GPU (-device=N) with findCudaDevice, which main.c cannot call: it and its error checks are C++
+ * in helper_cuda.h, inside #ifdef __CUDACC__, so only nvcc compiles them. The runtime's C API
+ * (cuda_runtime_api.h) could be called from C, but this main keeps all CUDA on the nvcc side.
+ * No GPU: prints RESULT: SKIP and exits 2. */
 void prac6_device(int argc, char **argv);
 
 /* The course's routine: nblocks blocks of nthreads threads each write their threadIdx.x into x on the GPU;
