@@ -28,6 +28,8 @@
  *   - tuned tables (step 5): a config's [table] names the program, its size variable and the settings as the
  *     program's flags; -sizes lists the size classes, -size=N tunes one class alone (a log of its own), and
  *     -table=DIR writes the winner's line into DIR/<this GPU>.txt, which the programs read (common/tuned.h).
+ *     Its default = (the program's own settings) is where random and hill searches start: a table line never
+ *     loses to the defaults it replaces at its own size, beyond the re-timing's noise.
  *
  *   ./tune examples/fake.conf                    the course's exhaustive search, in the tree's order
  *   ./tune examples/fake.conf -strategy=hill -budget=20 -seed=1    (or -strategy=random -samples=10)
@@ -81,6 +83,8 @@ static void print_settings(const tune_conf *c) {
   }
   if (c->table_program[0])
     printf("\nTable: %s, one line per value of %s: %s\n", c->table_program, c->table_size, c->table_settings);
+  if (c->table_default[0])
+    printf("Start: the program's defaults, which random and hill searches run first: %s\n", c->table_default);
   printf("\ncompile:\n%s\n\ntest:\n%s\n\nclean:\n%s\n\n", c->compile[0] ? c->compile : "(none)", c->test,
          c->clean[0] ? c->clean : "(none)");
   if (c->score_kind == SCORE_BENCH)

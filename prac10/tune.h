@@ -75,6 +75,8 @@ typedef struct {
   char device_name[160];                  /* the GPU (or profile) they are of */
   char table_program[64], table_size[64]; /* [table]: the program, the variable that is its size class */
   char table_settings[TUNE_CMD_LEN];      /* ... and its flags, with %NAME% (common/tuned.h reads them) */
+  char table_default[TUNE_CMD_LEN];       /* ... and the program's own defaults, "T=3 BY=48" (no size): random and
+                                             hill run them first, so that no line is one they beat */
 } tune_conf;
 
 /* tune_tree.c */
@@ -114,6 +116,9 @@ int tune_conf_parse(const char *text, const char *file, tune_conf *c, char *msg,
 int tune_conf_load(const char *path, tune_conf *c, char *msg, size_t len);
 void tune_conf_free(tune_conf *c);
 int tune_add_values(tune_conf *c, int v, const char *list, char *msg, size_t len);
+/* the [table]'s default: the indexes of the values it names (named[v] 1), 1; 0 when there is none; -1 with msg.
+ * It names no size; a variable it leaves out (softmax's ROWS, tied to the size) takes what the restrictions allow */
+int tune_default_index(const tune_conf *c, int *idx, int *named, char *msg, size_t len);
 
 /* tune_expr.c: 0, or -1 with msg (bad syntax; a division by zero or an overflow where it is evaluated) */
 int tune_expr_eval(const tune_conf *c, const char *text, const long long *vals, long long *out, char *msg, size_t len);
@@ -202,6 +207,8 @@ typedef struct {
   signed char *status;    /* by linear index: 0 not asked for yet, else EVAL_* */
   double *cost;           /* by linear index */
   long long *seen, nseen; /* the linear indexes asked for, in order */
+  int start_due;          /* the [table]'s default is still to be run first (tune_random_unseen) */
+  int start[TUNE_MAX_VARS];
 } tune_search;
 
 int tune_search_init(tune_search *s, const tune_conf *c, tune_eval_fn eval, void *ctx, long long budget,
@@ -215,7 +222,7 @@ int tune_strategy_parse(const char *word);
 long long tune_quarter(const tune_conf *c); /* a quarter of the allowed configurations: the 25 % goal */
 void tune_defaults(const tune_conf *c, int strategy, long long *budget, long long *samples); /* fills in zeros */
 unsigned long long tune_random(unsigned long long *state); /* the next of the -seed's sequence */
-int tune_random_unseen(tune_search *s, int *idx);          /* 1: idx not asked for yet; 0: none left */
+int tune_random_unseen(tune_search *s, int *idx); /* 1: idx not asked for yet ([table] default first); 0: none left */
 int tune_neighbour(tune_search *s, const int *cur, int v, int step, int *nb, tune_eval *there); /* 0: none */
 void tune_shuffle_moves(tune_search *s, int *order, int n, int last); /* the 2 x nvars moves, last first */
 

@@ -183,9 +183,11 @@ static int apply(tune_conf *c, scoring *sc, const tune_ini_entry *en, char *m, s
     char *dst = !strcmp(k, "program")    ? c->table_program
                 : !strcmp(k, "size")     ? c->table_size
                 : !strcmp(k, "settings") ? c->table_settings
+                : !strcmp(k, "default")  ? c->table_default
                                          : NULL;
-    if (!dst) return tune_fail(m, len, "[table] has no setting '%s' (program, size, settings)", k);
-    size_t cap = dst == c->table_settings ? sizeof(c->table_settings) : sizeof(c->table_program);
+    if (!dst) return tune_fail(m, len, "[table] has no setting '%s' (program, size, settings, default)", k);
+    size_t cap = dst == c->table_settings || dst == c->table_default ? sizeof(c->table_settings)
+                                                                      : sizeof(c->table_program);
     if (!v[0] || strlen(v) >= cap) return tune_fail(m, len, "[table] %s = 1 to %zu characters", k, cap - 1);
     strcpy(dst, v);
     if (dst == c->table_settings) check_names(c, "[table] settings", v);
@@ -240,6 +242,12 @@ static int check_whole(tune_conf *c, const scoring *sc, const char *file, char *
     if (tune_find_var(c, c->table_size, strlen(c->table_size)) < 0)
       return tune_fail(msg, len, "%s: [table] size = %s is not a variable", file, c->table_size);
   }
+  if (c->table_default[0]) { /* every variable but the size, each at one of its values */
+    int idx[TUNE_MAX_VARS], named[TUNE_MAX_VARS];
+    char why[TUNE_MSG_LEN];
+    if (!c->table_program[0]) return tune_fail(msg, len, "%s: [table] default needs program, size and settings", file);
+    if (tune_default_index(c, idx, named, why, sizeof(why)) < 0) return tune_fail(msg, len, "%s: [table] %s", file, why);
+  }
   for (int v = 0; v < c->nvars; v++) { /* a variable no command uses: every value runs the same program */
     char ref[80];
     snprintf(ref, sizeof(ref), "%%%s%%", c->name[v]);
@@ -253,6 +261,32 @@ static int check_whole(tune_conf *c, const scoring *sc, const char *file, char *
   if (rc) return snprintf(msg, len, "%s: its restrictions name the GPU's limits: %s", file, why), rc < 0 ? -1 : 2;
   if (tune_check_rules(c, why, sizeof(why))) return tune_fail(msg, len, "%s: %s", file, why);
   return 0;
+}
+
+int tune_default_index(const tune_conf *c, int *idx, int *named, char *msg, size_t len) {
+  if (!c->table_default[0]) return 0;
+  int size_var = tune_find_var(c, c->table_size, strlen(c->table_size));
+  for (int v = 0; v < c->nvars; v++) named[v] = 0;
+  const char *p = c->table_default;
+  for (int v = 0; v < c->nvars; v++) idx[v] = 0;
+  while (*p) { /* NAME=VALUE, NAME=VALUE ... (spaces or commas between) */
+    p += strspn(p, " \t,");
+    if (!*p) break;
+    size_t n = strcspn(p, " \t,"), eq = strcspn(p, "=");
+    if (eq >= n) return tune_fail(msg, len, "default = NAME=VALUE ...: '%.*s' has no =", (int)n, p);
+    int v = tune_find_var(c, p, eq);
+    if (v < 0) return tune_fail(msg, len, "default: %.*s is not a variable", (int)eq, p);
+    if (v == size_var) return tune_fail(msg, len, "default: leave out %s, the size (each class sets it)", c->name[v]);
+    if (named[v]) return tune_fail(msg, len, "default: %s given twice", c->name[v]);
+    int k = 0;
+    while (k < c->nvals[v] && (strlen(c->val[v][k]) != n - eq - 1 || strncmp(c->val[v][k], p + eq + 1, n - eq - 1)))
+      k++;
+    if (k == c->nvals[v])
+      return tune_fail(msg, len, "default: %.*s is not one of %s's values", (int)(n - eq - 1), p + eq + 1, c->name[v]);
+    idx[v] = k, named[v] = 1;
+    p += n;
+  }
+  return 1;
 }
 
 int tune_conf_parse(const char *text, const char *file, tune_conf *c, char *msg, size_t len) {

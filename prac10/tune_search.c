@@ -26,6 +26,25 @@ unsigned long long tune_random(unsigned long long *state) {
   return x ^ (x >> 31);
 }
 
+/* the [table]'s default, where the config has one: the first allowed configuration with the values it names (the
+ * variables it leaves out, tied to the size by the restrictions, take the one value allowed) */
+static void start_point(tune_search *s) {
+  const tune_conf *c = s->conf;
+  int want[TUNE_MAX_VARS], named[TUNE_MAX_VARS], idx[TUNE_MAX_VARS];
+  char why[TUNE_MSG_LEN];
+  if (tune_default_index(c, want, named, why, sizeof(why)) != 1) return; /* (a bad one: refused when it was read) */
+  for (long long lin = 0; lin < s->space; lin++) {
+    tune_unlinear(c, lin, idx);
+    int match = 1;
+    for (int v = 0; v < c->nvars && match; v++) match = !named[v] || idx[v] == want[v];
+    if (match && tune_allowed(c, idx, NULL) == 1) {
+      memcpy(s->start, idx, sizeof(int) * c->nvars);
+      s->start_due = 1;
+      return;
+    }
+  }
+}
+
 int tune_search_init(tune_search *s, const tune_conf *c, tune_eval_fn eval, void *ctx, long long budget,
                      unsigned long long seed) {
   memset(s, 0, sizeof(*s));
@@ -39,7 +58,10 @@ int tune_search_init(tune_search *s, const tune_conf *c, tune_eval_fn eval, void
   s->status = calloc((size_t)s->space, sizeof(signed char));
   s->cost = calloc((size_t)s->space, sizeof(double));
   s->seen = calloc((size_t)s->space, sizeof(long long));
-  if (s->status && s->cost && s->seen) return 0;
+  if (s->status && s->cost && s->seen) {
+    start_point(s);
+    return 0;
+  }
   tune_search_free(s);
   return -1;
 }
@@ -129,6 +151,10 @@ static double tree_walk(tune_search *s, int n, int *idx) {
 int tune_random_unseen(tune_search *s, int *idx) {
   const tune_conf *c = s->conf;
   if (s->nseen >= s->space) return 0;
+  if (s->start_due) { /* the program's own defaults first, where the config names them ([table] default) */
+    s->start_due = 0;
+    if (s->status[tune_linear(c, s->start)] == 0) return memcpy(idx, s->start, sizeof(int) * c->nvars), 1;
+  }
   for (int tries = 0; tries < 1000; tries++) {
     for (int v = 0; v < c->nvars; v++) idx[v] = (int)(tune_random(&s->rng) % (unsigned long long)c->nvals[v]);
     if (s->status[tune_linear(c, idx)] == 0) return 1;

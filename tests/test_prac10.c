@@ -675,6 +675,45 @@ TEST(hill_climbing_within_budget) {
   CHECK(hill_trials(walled_bowl) == 20);
 }
 
+/* [table] default: the program's own settings, where random and hill start (so that no table line is one they
+ * beat); a variable it leaves out takes the one value the restrictions allow with the size; bad ones refused */
+TEST(table_default_first) {
+  const char *head = "[variables]\nvariables = {SIZE, ROWS, X, Y}\n[values]\nSIZE = 1, 2\nROWS = 20, 10\n"
+                     "X = 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19\nY = 0,1,2,3,4,5,6,7,8,9\n"
+                     "[restrictions]\nSIZE * ROWS == 20\n[testing]\ntest = ./x %SIZE% %ROWS% %X% %Y%\n[scoring]\n"
+                     "[output]\nlog = x.csv\n[table]\nprogram = p\nsize = SIZE\nsettings = -x=%X% -y=%Y%\n";
+  char text[2048];
+  snprintf(text, sizeof(text), "%sdefault = X=3, Y=8\n", head);
+  CHECK(parse(text) == 0 && !strcmp(conf.table_default, "X=3, Y=8"));
+  for (int strategy = STRATEGY_RANDOM; strategy <= STRATEGY_HILL; strategy++)
+    for (unsigned seed = 1; seed <= 3; seed++) {
+      formula F = {&conf, {0}, {0}, 0, bowl};
+      tune_search s;
+      CHECK(tune_search_init(&s, &conf, by_formula, &F, 30, seed) == 0);
+      tune_search_run(&s, strategy, 30);
+      int first[4];
+      tune_unlinear(&conf, F.nseq > 0 ? F.seq[0] : 0, first);
+      CHECK(F.nseq > 0 && first[0] == 0 && first[1] == 0 && first[2] == 3 && first[3] == 8); /* SIZE 1, ROWS 20 */
+      tune_search_free(&s);
+    }
+  conf.nvals[0] = 1, conf.val[0][0] = conf.val[0][1], conf.ival[0][0] = 2; /* -size=2: ROWS must be 10 */
+  CHECK(tune_check_rules(&conf, msg, sizeof(msg)) == 0);
+  formula G = {&conf, {0}, {0}, 0, bowl};
+  tune_search s;
+  CHECK(tune_search_init(&s, &conf, by_formula, &G, 30, 1) == 0);
+  tune_search_run(&s, STRATEGY_HILL, 0);
+  int first[4];
+  tune_unlinear(&conf, G.seq[0], first);
+  CHECK(first[1] == 1 && first[2] == 3 && first[3] == 8);
+  tune_search_free(&s);
+  const char *bad[][2] = {{"X=3 Y=8 SIZE=1", "leave out SIZE"}, {"X=3 Y=10", "10 is not one of Y's values"},
+                          {"X=3 Z=1", "Z is not a variable"}, {"X=3 X=4", "X given twice"}, {"X 3", "has no ="}};
+  for (int i = 0; i < 5; i++) {
+    snprintf(text, sizeof(text), "%sdefault = %s\n", head, bad[i][0]);
+    CHECK(parse(text) == -1 && strstr(msg, bad[i][1]));
+  }
+}
+
 static void write_bowl_log(int skip_one) { /* an exhaustive log of the bowl, 20 x 10, each 0.5 s; (4, 4) dropped */
   new_log_path();
   FILE *f = fopen(log_path, "w");
@@ -832,6 +871,7 @@ int main(void) {
   RUN(exhaustive_order_and_count);
   RUN(random_never_repeats);
   RUN(hill_climbing_within_budget);
+  RUN(table_default_first);
   RUN(replay_over_a_log);
   RUN(statistics_and_noise);
   tune_conf_free(&conf);
