@@ -244,11 +244,11 @@ def pyplot():
     return plt
 
 
-def plot(plt, data, prac, png, title):
+def plot(plt, data, prac, png, title_of):
     ladders, what = ladder_points(data, prac)
-    if not ladders:
+    gpus = [g for g in data if any(v is not None for _, _, vals in ladders for v in vals[g])]  # a bar at least
+    if not ladders or not gpus:
         return False
-    gpus = list(data)
     widths = [max(2, len(k)) for _, k, _ in ladders]
     fig, axes = plt.subplots(1, len(ladders), figsize=(1.6 + 0.55 * len(gpus) * sum(widths), 4.6), squeeze=False,
                              gridspec_kw={"width_ratios": widths})
@@ -270,7 +270,7 @@ def plot(plt, data, prac, png, title):
                                name.split("\n")), fontsize=9)
     axes[0][0].set_ylabel(textwrap.fill(what, 50), fontsize=8)
     axes[0][-1].legend(fontsize=8, loc="upper right", ncol=len(gpus))
-    fig.suptitle(title, fontsize=9)
+    fig.suptitle(title_of(gpus), fontsize=9)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
     plt.close(fig)
@@ -326,8 +326,12 @@ def page(data, old, tail):
                        % (p, " and [its notes](notes/prac%s.md)" % p if notes else ""))
         png = "results_prac%s.png" % p
         pdata = {g: data[g] for g in gpus if any(r.get("prac") == p for r in data[g])}  # the GPUs that ran it
-        ptitle = ", ".join("%s (%s)" % (names[g], when[g][:10]) for g in pdata)
-        if plt is not None and plot(plt, pdata, p, os.path.join(DOCS, png), "Practical %s: %s" % (p, ptitle)):
+        def ptitle(figure_gpus, p=p, pdata=pdata):  # each GPU drawn, with the days of its rows of this practical
+            days = {g: sorted({r.get("date", "?")[:10] for r in pdata[g] if r.get("prac") == p}) for g in figure_gpus}
+            return "Practical %s: %s" % (p, ", ".join(
+                "%s (%s)" % (names[g], days[g][0] if len(days[g]) == 1 else "%s to %s" % (days[g][0], days[g][-1]))
+                for g in figure_gpus))
+        if plt is not None and plot(plt, pdata, p, os.path.join(DOCS, png), ptitle):
             out.append("![practical %s: each program's kernels or methods against its 100 %% line, one bar per GPU](%s)\n" % (p, png))
         for t in tables(data, p):
             out.append(t + "\n")
