@@ -276,10 +276,10 @@ int main(int argc, char **argv) {
   }
   // -size: one size class of the [table]'s size variable, with a log of its own
   if (size_word[0]) {
-    int v = c->table_size[0] ? tune_find_var(c, c->table_size, strlen(c->table_size)) : -1, k = 0;
+    int v = c->table_size[0] ? tune_find_var(c, c->table_size, strlen(c->table_size)) : -1;
     if (v < 0) args_fail("-size=%s: the config has no [table] section naming its size variable", size_word);
-    while (k < c->nvals[v] && strcmp(c->val[v][k], size_word)) k++;
-    if (k == c->nvals[v]) args_fail("-size=%s is not one of %s's values in the config", size_word, c->name[v]);
+    int k = tune_find_value(c, v, size_word, strlen(size_word));
+    if (k < 0) args_fail("-size=%s is not one of %s's values in the config", size_word, c->name[v]);
     c->val[v][0] = c->val[v][k], c->ival[v][0] = c->ival[v][k], c->isint[v][0] = c->isint[v][k];
     c->nvals[v] = 1;
     if (tune_check_rules(c, msg, sizeof(msg))) args_fail("%s: %s", config, msg);

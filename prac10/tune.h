@@ -81,6 +81,7 @@ typedef struct {
 
 /* tune_tree.c */
 int tune_find_var(const tune_conf *c, const char *name, size_t n); /* -1 if none */
+int tune_find_value(const tune_conf *c, int v, const char *text, size_t n); /* its index in v's list; -1 if none */
 int tune_add_var(tune_conf *c, const char *name, char *msg, size_t len);
 int tune_parse_tree(tune_conf *c, const char *text, char *msg, size_t len);
 long long tune_tree_count(const tune_conf *c, int node); /* the course's rule; -1 past 2^62 */

@@ -266,9 +266,8 @@ static int check_whole(tune_conf *c, const scoring *sc, const char *file, char *
 int tune_default_index(const tune_conf *c, int *idx, int *named, char *msg, size_t len) {
   if (!c->table_default[0]) return 0;
   int size_var = tune_find_var(c, c->table_size, strlen(c->table_size));
-  for (int v = 0; v < c->nvars; v++) named[v] = 0;
+  for (int v = 0; v < c->nvars; v++) idx[v] = named[v] = 0;
   const char *p = c->table_default;
-  for (int v = 0; v < c->nvars; v++) idx[v] = 0;
   while (*p) { /* NAME=VALUE, NAME=VALUE ... (spaces or commas between) */
     p += strspn(p, " \t,");
     if (!*p) break;
@@ -278,10 +277,8 @@ int tune_default_index(const tune_conf *c, int *idx, int *named, char *msg, size
     if (v < 0) return tune_fail(msg, len, "default: %.*s is not a variable", (int)eq, p);
     if (v == size_var) return tune_fail(msg, len, "default: leave out %s, the size (each class sets it)", c->name[v]);
     if (named[v]) return tune_fail(msg, len, "default: %s given twice", c->name[v]);
-    int k = 0;
-    while (k < c->nvals[v] && (strlen(c->val[v][k]) != n - eq - 1 || strncmp(c->val[v][k], p + eq + 1, n - eq - 1)))
-      k++;
-    if (k == c->nvals[v])
+    int k = tune_find_value(c, v, p + eq + 1, n - eq - 1);
+    if (k < 0)
       return tune_fail(msg, len, "default: %.*s is not one of %s's values", (int)(n - eq - 1), p + eq + 1, c->name[v]);
     idx[v] = k, named[v] = 1;
     p += n;

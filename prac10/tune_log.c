@@ -112,9 +112,8 @@ static int read_row(const tune_conf *c, char *line, tune_row *row) {
   row->id = strtoll(field[0], &end, 10);
   if (end == field[0] || *end || errno || row->id < 1) return -1;
   for (int v = 0; v < c->nvars; v++) {
-    int k = 0;
-    while (k < c->nvals[v] && strcmp(c->val[v][k], field[1 + v]) != 0) k++;
-    if (k == c->nvals[v]) return -1;
+    int k = tune_find_value(c, v, field[1 + v], strlen(field[1 + v]));
+    if (k < 0) return -1;
     row->idx[v] = k;
   }
   tune_result *r = &row->r;

@@ -32,6 +32,12 @@ int tune_find_var(const tune_conf *c, const char *name, size_t n) {
   return -1;
 }
 
+int tune_find_value(const tune_conf *c, int v, const char *text, size_t n) {
+  for (int k = 0; k < c->nvals[v]; k++)
+    if (strlen(c->val[v][k]) == n && strncmp(c->val[v][k], text, n) == 0) return k;
+  return -1;
+}
+
 int tune_add_var(tune_conf *c, const char *name, char *msg, size_t len) {
   if (!is_name(name) || strlen(name) >= sizeof(c->name[0])) {
     snprintf(msg, len, "'%s' is not a variable name (letters, digits and _)", name);

@@ -208,7 +208,7 @@ int main(int argc, char **argv) {
   }
   if (kernel == 4 && !has_wgmma) return result_skip("-kernel=4 %s", why4);
   if (stages && has_mma && stages > h3_device_stages())
-    return result_skip("-stages=%d: kernel 3 on this GPU has room for %d (two blocks of %d KB an SM)", stages,
+    return result_skip("-stages=%d: kernel 3 on this GPU has room for %d (two blocks of %d KB per SM)", stages,
                        h3_device_stages(), h3_device_stages() * H3_STAGE_BYTES / 1024);
   h3_stages_typed = stages;
   if ((kernel == 4 || bench) && has_wgmma && !rows4) {
